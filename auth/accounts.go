@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -62,7 +63,10 @@ type Accounts struct {
 	now       func() time.Time
 	perIP     *Limiter
 	perUser   *Limiter
-	dummyHash string
+	// dummyHash is verified against when the username is unknown, so both
+	// cases cost the same. Computed on first use: it allocates the full
+	// argon2 memory, which an idle server should not hold.
+	dummyHash func() (string, error)
 }
 
 // Options configure Accounts; zero values take production defaults.
@@ -78,7 +82,7 @@ type Options struct {
 }
 
 // NewAccounts returns the account service.
-func NewAccounts(st *store.Store, opt Options) (*Accounts, error) {
+func NewAccounts(st *store.Store, opt Options) *Accounts {
 	if opt.Argon2 == (Argon2Params{}) {
 		opt.Argon2 = DefaultArgon2
 	}
@@ -91,15 +95,13 @@ func NewAccounts(st *store.Store, opt Options) (*Accounts, error) {
 	if opt.LoginUserBurst == 0 {
 		opt.LoginUserBurst, opt.LoginUserEvery = 5, time.Minute
 	}
-	dummy, err := HashPassword("timing-equaliser", opt.Argon2)
-	if err != nil {
-		return nil, err
-	}
+	argon := opt.Argon2
 	return &Accounts{
-		st: st, argon: opt.Argon2, now: opt.Now, dummyHash: dummy,
+		st: st, argon: opt.Argon2, now: opt.Now,
+		dummyHash: sync.OnceValues(func() (string, error) { return HashPassword("timing-equaliser", argon) }),
 		perIP:   NewLimiter(opt.LoginIPEvery, opt.LoginIPBurst),
 		perUser: NewLimiter(opt.LoginUserEvery, opt.LoginUserBurst),
-	}, nil
+	}
 }
 
 // NeedsSetup reports whether no account exists yet.
@@ -154,7 +156,10 @@ func (a *Accounts) Login(ctx context.Context, ip, username, password string) (st
 	u, err := a.st.UserByName(ctx, username)
 	hash := u.PasswordHash
 	if errors.Is(err, store.ErrNotFound) {
-		hash = a.dummyHash // same work as for a real user
+		if hash, err = a.dummyHash(); err != nil {
+			return store.User{}, err
+		}
+		err = store.ErrNotFound
 	} else if err != nil {
 		return store.User{}, err
 	}

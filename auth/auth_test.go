@@ -29,12 +29,8 @@ func newAccounts(t *testing.T, c *clock) *Accounts {
 	if _, err := st.Migrate(ctx, migrations.FS); err != nil {
 		t.Fatal(err)
 	}
-	a, err := NewAccounts(st, Options{Argon2: fastArgon, Now: c.now,
+	return NewAccounts(st, Options{Argon2: fastArgon, Now: c.now,
 		LoginIPBurst: 10, LoginIPEvery: time.Second, LoginUserBurst: 3, LoginUserEvery: time.Minute})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return a
 }
 
 func TestPasswordHashRoundTrip(t *testing.T) {

@@ -1,0 +1,77 @@
+# AstroResearch — every target installs what it needs on a fresh Debian machine
+# (Go 1.26, node/npm; Debian packages are installed only when running as root).
+
+SHELL   := /bin/bash
+GO      ?= go
+TAGS    := sqlite_fts5
+BIN     := bin/astroresearch
+VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
+TEMPL   := $(GO) run github.com/a-h/templ/cmd/templ@v0.3.1100
+LDFLAGS := -s -w -X main.version=$(VERSION)
+# Packages whose tests exercise concurrency; CI runs them with -race.
+RACE_PKGS := ./store/... ./auth/... ./handlers/...
+
+.PHONY: all run build test race bench docker vendor generate deps-c deps-browser clean
+
+all: build
+
+## run: build and start the server on :8080 with SQLite in ./data
+run: build
+	./$(BIN)
+
+## build: the single binary in bin/
+build: deps-c vendor generate
+	$(GO) build -tags $(TAGS) -trimpath -ldflags "$(LDFLAGS)" -o $(BIN) .
+
+## test: every test, browser tests included
+test: deps-c deps-browser vendor generate
+	$(GO) test -tags $(TAGS) ./...
+
+## race: the concurrent packages under the race detector
+race: deps-c vendor generate
+	$(GO) test -race -tags $(TAGS) $(RACE_PKGS)
+
+## bench: benchmarks (figures are printed, nothing is asserted)
+bench: deps-c deps-browser vendor generate
+	$(GO) test -tags $(TAGS) -run '^$$' -bench . -benchmem -benchtime 1x ./...
+
+## docker: both image targets (needs a Docker engine)
+docker:
+	docker build --target alpine -t astroresearch:alpine .
+	docker build --target distroless -t astroresearch:distroless .
+
+## generate: templ components → *_templ.go (committed)
+generate:
+	$(TEMPL) generate -log-level warn
+
+## vendor: htmx and its SSE extension from npm into static/vendor
+vendor: static/vendor/htmx.min.js static/vendor/sse.min.js
+
+node_modules/.package-lock.json: package.json package-lock.json
+	npm ci --no-audit --no-fund
+	@touch $@
+
+static/vendor/htmx.min.js: node_modules/.package-lock.json
+	cp node_modules/htmx.org/dist/htmx.min.js $@
+
+static/vendor/sse.min.js: node_modules/.package-lock.json
+	cp node_modules/htmx-ext-sse/dist/sse.min.js $@
+
+# cgo needs a C compiler and sqlite3.h (sqlite-vec's bindings include it).
+deps-c:
+	@if ! command -v gcc >/dev/null || [ ! -f /usr/include/sqlite3.h ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gcc libc6-dev libsqlite3-dev; \
+	  else echo "install gcc and libsqlite3-dev (Debian) first" >&2; exit 1; fi; \
+	fi
+
+# Browser tests drive Debian's Chromium through chromedp.
+deps-browser:
+	@if [ ! -x /usr/bin/chromium ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver; \
+	  else echo "install chromium and chromium-driver (Debian) for the browser tests" >&2; exit 1; fi; \
+	fi
+
+clean:
+	rm -rf bin node_modules static/vendor/*.js

@@ -1,0 +1,165 @@
+package handlers
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/astroresearch/astroresearch/auth"
+	"github.com/astroresearch/astroresearch/store"
+	"github.com/astroresearch/astroresearch/views"
+)
+
+// adminModel loads the admin page's data.
+func (s *Server) adminModel(c echo.Context) (views.AdminPage, error) {
+	ctx := c.Request().Context()
+	users, err := s.accounts.ListUsers(ctx)
+	if err != nil {
+		return views.AdminPage{}, err
+	}
+	size, err := s.st.Size(ctx)
+	if err != nil {
+		return views.AdminPage{}, err
+	}
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	me := currentUser(c)
+	page := views.AdminPage{
+		Chrome: s.chrome(c, "Admin", "admin"),
+		System: views.SystemInfo{
+			Version: s.version, Uptime: s.now().Sub(s.started), DatabaseBytes: size,
+			HeapBytes: ms.HeapInuse, Goroutines: runtime.NumGoroutine(),
+			Requests: s.metrics.requests.Load(), ClientErrors: s.metrics.clientErrors.Load(),
+			ServerErrors: s.metrics.serverErrors.Load(), InFlight: s.metrics.inFlight.Load(),
+		},
+	}
+	for _, u := range users {
+		page.Users = append(page.Users, views.UserRow{ID: u.ID, Username: u.Username, Role: string(u.Role),
+			Disabled: u.Disabled, CreatedAt: u.CreatedAt, IsSelf: u.ID == me.ID})
+	}
+	return page, nil
+}
+
+func (s *Server) adminPage(c echo.Context) error {
+	page, err := s.adminModel(c)
+	if err != nil {
+		return err
+	}
+	return s.render(c, http.StatusOK, views.Admin(page))
+}
+
+// adminFail re-renders the admin page with an error.
+func (s *Server) adminFail(c echo.Context, status int, edit func(*views.AdminPage)) error {
+	page, err := s.adminModel(c)
+	if err != nil {
+		return err
+	}
+	edit(&page)
+	return s.render(c, status, views.Admin(page))
+}
+
+func (s *Server) adminCreateUser(c echo.Context) error {
+	name, role := c.FormValue("username"), c.FormValue("role")
+	u, err := s.accounts.CreateUser(c.Request().Context(), name, c.FormValue("password"), store.Role(role))
+	var ve *auth.ValidationError
+	switch {
+	case errors.As(err, &ve):
+		return s.adminFail(c, http.StatusUnprocessableEntity, func(p *views.AdminPage) {
+			p.Fields, p.NewName, p.NewRole = views.FieldErrors{ve.Field: sentence(ve)}, clip(name, 64), role
+		})
+	case errors.Is(err, auth.ErrNameTaken):
+		return s.adminFail(c, http.StatusConflict, func(p *views.AdminPage) {
+			p.Fields, p.NewName, p.NewRole = views.FieldErrors{"username": sentence(err)}, clip(name, 64), role
+		})
+	case err != nil:
+		return err
+	}
+	s.log.Info("user created", "user", u.Username, "role", u.Role, "by", currentUser(c).Username)
+	s.flash(c, fmt.Sprintf("User %s created.", u.Username))
+	return s.redirect(c, "/admin")
+}
+
+func pathID(c echo.Context) (int64, error) {
+	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
+	if err != nil {
+		return 0, echo.ErrNotFound
+	}
+	return id, nil
+}
+
+func (s *Server) adminSetDisabled(c echo.Context) error {
+	id, err := pathID(c)
+	if err != nil {
+		return err
+	}
+	disabled, err := strconv.ParseBool(c.FormValue("disabled"))
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, "The form field disabled must be true or false.")
+	}
+	u, err := s.accounts.SetDisabled(c.Request().Context(), *currentUser(c), id, disabled)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return echo.ErrNotFound
+	case errors.Is(err, auth.ErrSelf), errors.Is(err, auth.ErrLastAdmin):
+		return s.adminFail(c, http.StatusConflict, func(p *views.AdminPage) { p.Error = sentence(err) })
+	case err != nil:
+		return err
+	}
+	verb := "enabled"
+	if u.Disabled {
+		verb = "disabled; their sessions have ended"
+	}
+	s.log.Info("user "+verb, "user", u.Username, "by", currentUser(c).Username)
+	s.flash(c, fmt.Sprintf("User %s %s.", u.Username, verb))
+	return s.redirect(c, "/admin")
+}
+
+func (s *Server) adminResetPassword(c echo.Context) error {
+	id, err := pathID(c)
+	if err != nil {
+		return err
+	}
+	u, err := s.accounts.ResetPassword(c.Request().Context(), id, c.FormValue("password"))
+	var ve *auth.ValidationError
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return echo.ErrNotFound
+	case errors.As(err, &ve):
+		return s.adminFail(c, http.StatusUnprocessableEntity, func(p *views.AdminPage) { p.Error = sentence(ve) })
+	case err != nil:
+		return err
+	}
+	if u.ID == currentUser(c).ID {
+		if err := s.startSession(c, u); err != nil {
+			return err
+		}
+	}
+	s.log.Info("password reset", "user", u.Username, "by", currentUser(c).Username)
+	s.flash(c, fmt.Sprintf("Password of %s reset; their sessions have ended.", u.Username))
+	return s.redirect(c, "/admin")
+}
+
+// adminBackup writes a consistent copy of the database (SPEC O5).
+func (s *Server) adminBackup(c echo.Context) error {
+	dir := filepath.Join(s.dataDir, "backups")
+	if err := os.MkdirAll(dir, 0o750); err != nil {
+		return fmt.Errorf("backup directory: %w", err)
+	}
+	dest := filepath.Join(dir, "astroresearch-"+s.now().UTC().Format("20060102-150405")+".db")
+	if err := s.st.Backup(c.Request().Context(), dest); err != nil {
+		return err
+	}
+	s.log.Info("database backed up", "path", dest, "by", currentUser(c).Username)
+	page, err := s.adminModel(c)
+	if err != nil {
+		return err
+	}
+	page.BackupPath = dest
+	return s.render(c, http.StatusOK, views.Admin(page))
+}

@@ -1,0 +1,243 @@
+package handlers
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
+	"net/url"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"github.com/astroresearch/astroresearch/auth"
+	"github.com/astroresearch/astroresearch/config"
+	"github.com/astroresearch/astroresearch/migrations"
+	"github.com/astroresearch/astroresearch/store"
+)
+
+// fakeClock is a settable clock shared by the store, accounts and server.
+type fakeClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *fakeClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
+}
+
+// testApp is a real HTTP server over a real SQLite file.
+type testApp struct {
+	t        *testing.T
+	srv      *Server
+	http     *httptest.Server
+	clock    *fakeClock
+	store    *store.Store
+	accounts *auth.Accounts
+	ready    *atomic.Bool
+	base     string // BASE_PATH
+}
+
+// newApp starts a migrated app. env overrides configuration variables.
+func newApp(t *testing.T, env map[string]string) *testApp {
+	t.Helper()
+	ctx := context.Background()
+	cfg, err := config.Load(func(k string) string { return env[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	clock := &fakeClock{t: time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)}
+	dir := t.TempDir()
+	st, err := store.Open(ctx, filepath.Join(dir, "astro.db"), store.Options{Now: clock.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	if _, err := st.Migrate(ctx, migrations.FS); err != nil {
+		t.Fatal(err)
+	}
+	accounts := auth.NewAccounts(st, auth.Options{
+		Argon2: auth.Argon2Params{MemoryKiB: 64, Time: 1, Threads: 1}, Now: clock.Now,
+		LoginIPBurst: 8, LoginIPEvery: time.Second, LoginUserBurst: 4, LoginUserEvery: time.Minute,
+	})
+	ready := &atomic.Bool{}
+	ready.Store(true)
+	staticFS := fstest.MapFS{
+		"css/app.css": {Data: []byte("body{}")},
+		"embed.go":    {Data: []byte("package static")},
+	}
+	srv, err := New(Deps{Config: cfg, Store: st, Accounts: accounts, Static: staticFS, Now: clock.Now,
+		Ready: ready, Version: "test", DataDir: dir,
+		Log: slog.New(slog.NewTextHandler(testLogWriter{t}, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := &testApp{t: t, srv: srv, clock: clock, store: st, accounts: accounts, ready: ready, base: cfg.BasePath}
+	a.http = httptest.NewServer(srv.Echo())
+	t.Cleanup(a.http.Close)
+	return a
+}
+
+// url returns the absolute URL of a path under the base path.
+func (a *testApp) url(path string) string { return a.http.URL + a.base + path }
+
+// client is a browser-like HTTP client: a cookie jar, no redirect following.
+type client struct {
+	a   *testApp
+	hc  *http.Client
+	jar *cookiejar.Jar
+}
+
+func (a *testApp) client() *client {
+	jar, _ := cookiejar.New(nil)
+	return &client{a: a, jar: jar, hc: &http.Client{Jar: jar,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
+}
+
+// response is a read response.
+type response struct {
+	*http.Response
+	body string
+}
+
+func (r response) json(t *testing.T, v any) {
+	t.Helper()
+	if err := json.Unmarshal([]byte(r.body), v); err != nil {
+		t.Fatalf("response is not JSON: %v\n%s", err, r.body)
+	}
+}
+
+func (c *client) do(req *http.Request, headers ...string) response {
+	c.a.t.Helper()
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
+	}
+	res, err := c.hc.Do(req)
+	if err != nil {
+		c.a.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return response{Response: res, body: string(b)}
+}
+
+func (c *client) get(path string, headers ...string) response {
+	req, _ := http.NewRequest(http.MethodGet, c.a.url(path), nil)
+	return c.do(req, headers...)
+}
+
+func (c *client) postForm(path string, form url.Values, headers ...string) response {
+	req, _ := http.NewRequest(http.MethodPost, c.a.url(path), strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	return c.do(req, headers...)
+}
+
+func (c *client) postJSON(path, body string, headers ...string) response {
+	req, _ := http.NewRequest(http.MethodPost, c.a.url(path), strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	return c.do(req, headers...)
+}
+
+func (c *client) method(method, path string, headers ...string) response {
+	req, _ := http.NewRequest(method, c.a.url(path), nil)
+	return c.do(req, headers...)
+}
+
+// sessionCookie returns the value of the session cookie the jar holds.
+func (c *client) sessionCookie() string {
+	u, _ := url.Parse(c.a.http.URL)
+	for _, ck := range c.jar.Cookies(u) {
+		if ck.Name == "astro_session" {
+			return ck.Value
+		}
+	}
+	return ""
+}
+
+// setSessionCookie replaces the jar's session cookie (to replay an old one).
+func (c *client) setSessionCookie(v string) {
+	u, _ := url.Parse(c.a.http.URL)
+	c.jar.SetCookies(u, []*http.Cookie{{Name: "astro_session", Value: v, Path: "/"}})
+}
+
+const (
+	adminName = "vera"
+	adminPass = "galaxy-rotation"
+)
+
+// setupAdmin creates the first admin through the setup form and returns a
+// signed-in client.
+func (a *testApp) setupAdmin() *client {
+	a.t.Helper()
+	c := a.client()
+	res := c.postForm("/setup", url.Values{"username": {adminName}, "password": {adminPass}})
+	if res.StatusCode != http.StatusSeeOther {
+		a.t.Fatalf("setup = %d\n%s", res.StatusCode, res.body)
+	}
+	return c
+}
+
+// member creates a member account directly and returns a signed-in client.
+func (a *testApp) member(name, pass string) *client {
+	a.t.Helper()
+	if _, err := a.accounts.CreateUser(context.Background(), name, pass, store.RoleMember); err != nil {
+		a.t.Fatal(err)
+	}
+	c := a.client()
+	if res := c.apiLogin(name, pass); res.StatusCode != http.StatusOK {
+		a.t.Fatalf("login %s = %d %s", name, res.StatusCode, res.body)
+	}
+	return c
+}
+
+func (c *client) apiLogin(name, pass string) response {
+	b, _ := json.Marshal(LoginRequest{Username: name, Password: pass})
+	return c.postJSON("/api/auth/login", string(b))
+}
+
+func (c *client) verify() int {
+	return c.get("/api/auth/verify").StatusCode
+}
+
+var secretRE = regexp.MustCompile(`astro_[A-Za-z0-9_-]{43}`)
+
+func expectStatus(t *testing.T, what string, res response, want int) {
+	t.Helper()
+	if res.StatusCode != want {
+		t.Fatalf("%s: status %d, want %d\n%s", what, res.StatusCode, want, res.body)
+	}
+}
+
+func expectAPIError(t *testing.T, what string, res response, status int, code string) {
+	t.Helper()
+	expectStatus(t, what, res, status)
+	var e APIError
+	res.json(t, &e)
+	if e.Error.Code != code || e.Error.Message == "" {
+		t.Fatalf("%s: error %+v, want code %q with a message", what, e.Error, code)
+	}
+}
+
+// testLogWriter sends the server's log to the test log (shown on failure).
+type testLogWriter struct{ t *testing.T }
+
+func (w testLogWriter) Write(p []byte) (int, error) {
+	w.t.Log(strings.TrimSpace(string(p)))
+	return len(p), nil
+}

@@ -1,0 +1,86 @@
+package handlers
+
+import (
+	"time"
+
+	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
+)
+
+// pageDeadline bounds ordinary pages and API calls. Long-lived streams get
+// their own limits where they are registered.
+const pageDeadline = 30 * time.Second
+
+// routes registers every route in one place. All paths live under
+// BASE_PATH.
+func (s *Server) routes() {
+	e := s.e
+	csrf, err := s.csrf()
+	if err != nil {
+		panic(err) // origins were validated by config.Load
+	}
+	e.Pre(
+		s.requestID,
+		s.accessLog,
+		middleware.Recover(),
+		s.securityHeaders,
+		middleware.BodyLimit("1M"),
+		s.readyGate,
+		s.cors,
+		csrf,
+	)
+	root := e.Group(s.cfg.BasePath)
+
+	// Probes and assets: no session, no authentication. The probes also
+	// answer at the server root so container health checks need not know
+	// BASE_PATH.
+	root.GET("/healthz", s.healthz)
+	root.GET("/readyz", s.readyz)
+	if s.cfg.BasePath != "" {
+		e.GET("/healthz", s.healthz)
+		e.GET("/readyz", s.readyz)
+	}
+	root.GET("/static/*", s.serveStatic)
+
+	// (b) Bookmarklet and import API: any origin, token only. Its routes
+	// arrive with the Literature work; the layer is in place now.
+	s.bookmarklet = root.Group("/api/bookmarklet", s.tokenOnly, deadline(pageDeadline))
+
+	// (a) Sign-in API.
+	authAPI := root.Group("/api/auth", s.loadSession, s.authenticate, deadline(pageDeadline))
+	authAPI.POST("/login", s.apiLogin)
+	authAPI.POST("/logout", s.apiLogout)
+	authAPI.GET("/verify", s.apiVerify)
+
+	// (c) Pages.
+	pages := root.Group("", s.loadSession, s.authenticate, deadline(pageDeadline))
+	pages.GET("/setup", s.setupPage)
+	pages.POST("/setup", s.setupSubmit)
+	pages.GET("/login", s.loginPage)
+	pages.POST("/login", s.loginSubmit)
+	pages.POST("/logout", s.logoutSubmit)
+
+	signedIn := pages.Group("", s.requireUser)
+	signedIn.GET("/", s.homePage)
+	signedIn.GET("/settings", s.settingsPage)
+	signedIn.POST("/settings/password", s.changePassword)
+	signedIn.POST("/settings/tokens", s.createToken)
+	signedIn.POST("/settings/tokens/:id/revoke", s.revokeToken)
+
+	admin := signedIn.Group("/admin", s.requireAdmin)
+	admin.GET("", s.adminPage)
+	admin.POST("/users", s.adminCreateUser)
+	admin.POST("/users/:id/disabled", s.adminSetDisabled)
+	admin.POST("/users/:id/password", s.adminResetPassword)
+	admin.POST("/backup", s.adminBackup)
+
+	// (c) JSON API for the signed-in caller (cookie or Bearer token).
+	s.api = root.Group("/api", s.loadSession, s.authenticate, s.requireUser, deadline(pageDeadline))
+}
+
+// BookmarkletGroup returns the route group of CORS layer (b), for features
+// that register import endpoints there (and for tests).
+func (s *Server) BookmarkletGroup() *echo.Group { return s.bookmarklet }
+
+// APIGroup returns the authenticated JSON API group (CORS layer c).
+func (s *Server) APIGroup() *echo.Group { return s.api }

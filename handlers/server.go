@@ -1,0 +1,86 @@
+// Package handlers is the HTTP layer: echo routes, middleware and the
+// handlers that turn requests into service calls and view models. It holds
+// no business rules; those live in auth, research and agent.
+package handlers
+
+import (
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"sync/atomic"
+	"time"
+
+	"github.com/alexedwards/scs/v2"
+	"github.com/labstack/echo/v4"
+
+	"github.com/astroresearch/astroresearch/auth"
+	"github.com/astroresearch/astroresearch/config"
+	"github.com/astroresearch/astroresearch/store"
+)
+
+// Deps is everything the HTTP layer needs. All fields are required unless
+// noted.
+type Deps struct {
+	Config   config.Config
+	Store    *store.Store
+	Accounts *auth.Accounts
+	Log      *slog.Logger
+	Static   fs.FS            // the static assets (static.FS)
+	Now      func() time.Time // clock for session expiry; time.Now when nil
+	Ready    *atomic.Bool     // true once migrations are applied
+	Version  string           // shown to admins
+	// DataDir is where backups are written (Config.DataDir when empty).
+	DataDir string
+}
+
+// Server holds the handlers' shared state. Create it with New.
+type Server struct {
+	cfg      config.Config
+	st       *store.Store
+	accounts *auth.Accounts
+	log      *slog.Logger
+	static   fs.FS
+	now      func() time.Time
+	ready    *atomic.Bool
+	version  string
+	dataDir  string
+	started  time.Time
+	proxies  trustedProxies
+	sessions sessionManagers
+	metrics  metrics
+	e        *echo.Echo
+
+	bookmarklet, api *echo.Group
+}
+
+// New builds the echo instance with every route and middleware.
+func New(d Deps) (*Server, error) {
+	if d.Store == nil || d.Accounts == nil || d.Log == nil || d.Static == nil || d.Ready == nil {
+		return nil, fmt.Errorf("handlers: incomplete dependencies")
+	}
+	if d.Now == nil {
+		d.Now = time.Now
+	}
+	if d.DataDir == "" {
+		d.DataDir = d.Config.DataDir
+	}
+	s := &Server{
+		cfg: d.Config, st: d.Store, accounts: d.Accounts, log: d.Log, static: d.Static,
+		now: d.Now, ready: d.Ready, version: d.Version, dataDir: d.DataDir, started: d.Now(),
+		proxies: trustedProxies(d.Config.TrustedProxies),
+	}
+	s.sessions = newSessionManagers(d.Config, d.Store.Sessions(), s.proxies, s.sessionError)
+	e := echo.New()
+	e.HideBanner, e.HidePort = true, true
+	e.IPExtractor = s.proxies.realIP
+	e.HTTPErrorHandler = s.handleError
+	s.e = e
+	s.routes()
+	return s, nil
+}
+
+// Echo returns the configured echo instance (an http.Handler).
+func (s *Server) Echo() *echo.Echo { return s.e }
+
+// sessionManagerFor is a short alias used by handlers.
+func (s *Server) sm(c echo.Context) *scs.SessionManager { return s.sessions.For(c.Request()) }

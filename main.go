@@ -1,0 +1,211 @@
+// Command astroresearch is the AstroResearch server: one binary with an
+// embedded SQLite database and a server-rendered web UI.
+//
+//	astroresearch               start the server (also: astroresearch serve)
+//	astroresearch backup FILE   write a consistent copy of the database to FILE
+//	astroresearch version       print the version
+//
+// Configuration comes from the environment and an optional .env file in the
+// working directory (see .env.example).
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime/debug"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/astroresearch/astroresearch/auth"
+	"github.com/astroresearch/astroresearch/config"
+	"github.com/astroresearch/astroresearch/handlers"
+	"github.com/astroresearch/astroresearch/migrations"
+	"github.com/astroresearch/astroresearch/static"
+	"github.com/astroresearch/astroresearch/store"
+)
+
+// version is set at link time (-ldflags "-X main.version=...").
+var version = ""
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	getenv, err := config.WithDotenv(os.LookupEnv, ".env")
+	if err == nil {
+		err = run(ctx, os.Args[1:], getenv, os.Stdout)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "astroresearch:", err)
+		os.Exit(1)
+	}
+}
+
+// run is the whole program, testable in-process: it returns when ctx is
+// cancelled (after a graceful shutdown) or on a fatal error.
+func run(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {
+	cmd := "serve"
+	if len(args) > 0 {
+		cmd, args = args[0], args[1:]
+	}
+	switch cmd {
+	case "version", "-version", "--version":
+		fmt.Fprintln(stdout, buildVersion())
+		return nil
+	case "help", "-h", "-help", "--help":
+		fmt.Fprintln(stdout, "usage: astroresearch [serve | backup FILE | version]")
+		return nil
+	}
+	cfg, err := config.Load(getenv)
+	if err != nil {
+		return err
+	}
+	log := newLogger(cfg, stdout)
+	switch cmd {
+	case "serve":
+		return serve(ctx, cfg, log)
+	case "backup":
+		if len(args) != 1 {
+			return errors.New("usage: astroresearch backup FILE")
+		}
+		return backup(ctx, cfg, args[0], stdout)
+	}
+	return fmt.Errorf("unknown command %q (try: serve, backup FILE, version)", cmd)
+}
+
+func newLogger(cfg config.Config, w io.Writer) *slog.Logger {
+	var level slog.Level
+	_ = level.UnmarshalText([]byte(cfg.LogLevel)) // validated by config.Load
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: level}))
+}
+
+func dbPath(cfg config.Config) string { return filepath.Join(cfg.DataDir, "astroresearch.db") }
+
+// serve runs the HTTP server. It listens before migrating, so /healthz
+// answers at once and /readyz reports 503 until the schema is current.
+func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
+	start := time.Now()
+	st, err := store.Open(ctx, dbPath(cfg), store.Options{})
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	accounts := auth.NewAccounts(st, auth.Options{})
+	var ready atomic.Bool
+	srv, err := handlers.New(handlers.Deps{
+		Config: cfg, Store: st, Accounts: accounts, Log: log, Static: static.FS,
+		Ready: &ready, Version: buildVersion(),
+	})
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s (ADDR): %w", cfg.Addr, err)
+	}
+	httpSrv := &http.Server{
+		Handler:           srv.Echo(),
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       60 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+		// No WriteTimeout: event streams are long-lived. Routes set their own
+		// deadlines (handlers.deadline).
+	}
+	serveErr := make(chan error, 1)
+	go func() {
+		if cfg.TLS() {
+			serveErr <- httpSrv.ServeTLS(ln, cfg.TLSCertFile, cfg.TLSKeyFile)
+		} else {
+			serveErr <- httpSrv.Serve(ln)
+		}
+	}()
+	log.Info("listening", "addr", ln.Addr().String(), "base_path", cfg.BasePath, "data_dir", cfg.DataDir, "tls", cfg.TLS())
+
+	if err := prepare(ctx, cfg, st, accounts, log); err != nil {
+		_ = httpSrv.Close()
+		return err
+	}
+	ready.Store(true)
+	log.Info("ready", "startup", time.Since(start).Round(time.Millisecond), "version", buildVersion())
+
+	cleanupCtx, stopCleanup := context.WithCancel(ctx)
+	defer stopCleanup()
+	go st.Sessions().RunCleanup(cleanupCtx, 10*time.Minute, log)
+
+	select {
+	case err := <-serveErr:
+		return fmt.Errorf("http server: %w", err)
+	case <-ctx.Done():
+	}
+	log.Info("shutting down")
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	if err := httpSrv.Shutdown(shutdownCtx); err != nil {
+		log.Warn("graceful shutdown timed out; closing connections", "err", err)
+		_ = httpSrv.Close()
+	}
+	log.Info("stopped")
+	return nil
+}
+
+// prepare applies migrations and creates the configured admin.
+func prepare(ctx context.Context, cfg config.Config, st *store.Store, accounts *auth.Accounts, log *slog.Logger) error {
+	n, err := st.Migrate(ctx, migrations.FS)
+	if err != nil {
+		return err
+	}
+	if n > 0 {
+		log.Info("database migrated", "applied", n, "path", st.Path())
+	}
+	if cfg.AdminUser != "" {
+		created, err := accounts.EnsureAdmin(ctx, cfg.AdminUser, cfg.AdminPassword)
+		if err != nil {
+			return err
+		}
+		if created {
+			log.Info("administrator created from ADMIN_USER", "user", cfg.AdminUser)
+		}
+	}
+	return nil
+}
+
+// backup writes a consistent copy of the database to dest (SPEC O5).
+func backup(ctx context.Context, cfg config.Config, dest string, stdout io.Writer) error {
+	if _, err := os.Stat(dbPath(cfg)); err != nil {
+		return fmt.Errorf("no database at %s (DATA_DIR): %w", dbPath(cfg), err)
+	}
+	st, err := store.Open(ctx, dbPath(cfg), store.Options{})
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if err := st.Backup(ctx, dest); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "backup written to %s\n", dest)
+	return nil
+}
+
+func buildVersion() string {
+	if version != "" {
+		return version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, s := range bi.Settings {
+			if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+				return "dev-" + s.Value[:12]
+			}
+		}
+	}
+	return "dev"
+}

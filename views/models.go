@@ -1,0 +1,133 @@
+// Package views holds the templ components of the web UI and the typed view
+// models they render. Components receive view models only; they never call
+// services or touch the database.
+package views
+
+import "time"
+
+// Chrome is what the layout needs on every page.
+type Chrome struct {
+	BasePath string       // "" or "/prefix"; every link is built from it
+	Title    string       // page title, without the site name
+	User     *CurrentUser // nil when nobody is signed in
+	Active   string       // key of the current navigation entry
+	Flash    string       // a one-time status message, announced politely
+}
+
+// CurrentUser is the signed-in user as the layout shows them.
+type CurrentUser struct {
+	Username string
+	IsAdmin  bool
+}
+
+// URL prefixes path (which starts with "/") with the base path.
+func (c Chrome) URL(path string) string { return c.BasePath + path }
+
+// NavItem is one entry of the main navigation.
+type NavItem struct {
+	Key, Label, Path string
+}
+
+// Nav lists the areas that exist for this user. Areas that are not built
+// yet are not listed at all.
+func (c Chrome) Nav() []NavItem {
+	if c.User == nil {
+		return nil
+	}
+	items := []NavItem{
+		{Key: "home", Label: "Home", Path: "/"},
+		{Key: "settings", Label: "Settings", Path: "/settings"},
+	}
+	if c.User.IsAdmin {
+		items = append(items, NavItem{Key: "admin", Label: "Admin", Path: "/admin"})
+	}
+	return items
+}
+
+// FieldErrors maps a form field name to the message shown beside it.
+type FieldErrors map[string]string
+
+// SetupPage is the first-run page that creates the admin account.
+type SetupPage struct {
+	Chrome
+	Username string
+	Error    string
+	Fields   FieldErrors
+}
+
+// LoginPage is the sign-in form.
+type LoginPage struct {
+	Chrome
+	Username string
+	Next     string // local path to return to after signing in
+	Error    string
+}
+
+// HomePage is the landing page after signing in.
+type HomePage struct {
+	Chrome
+	Username string
+	Role     string
+}
+
+// TokenRow is one personal API token in the settings list.
+type TokenRow struct {
+	ID        int64
+	Name      string
+	Hint      string
+	CreatedAt time.Time
+	LastUsed  *time.Time
+}
+
+// SettingsPage is the user's own settings: password and API tokens.
+type SettingsPage struct {
+	Chrome
+	PasswordError  string
+	PasswordFields FieldErrors
+	Tokens         []TokenRow
+	NewToken       string // the secret of a token just created, shown once
+	NewTokenName   string
+	TokenError     string
+}
+
+// UserRow is one account in the admin list.
+type UserRow struct {
+	ID        int64
+	Username  string
+	Role      string
+	Disabled  bool
+	CreatedAt time.Time
+	IsSelf    bool
+}
+
+// SystemInfo is the admin's view of the running process.
+type SystemInfo struct {
+	Version       string
+	Uptime        time.Duration
+	DatabaseBytes int64
+	HeapBytes     uint64
+	Goroutines    int
+	Requests      uint64
+	ServerErrors  uint64
+	ClientErrors  uint64
+	InFlight      int64
+}
+
+// AdminPage lists users and the system state.
+type AdminPage struct {
+	Chrome
+	Users      []UserRow
+	System     SystemInfo
+	Error      string
+	Fields     FieldErrors
+	NewName    string
+	NewRole    string
+	BackupPath string
+}
+
+// ErrorPage is shown for errors on HTML routes.
+type ErrorPage struct {
+	Chrome
+	Status  int
+	Message string
+}
