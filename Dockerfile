@@ -3,7 +3,7 @@
 # AstroResearch container images. Two targets:
 #   docker build --target alpine     -t astroresearch:alpine .      (default: musl, fully static)
 #   docker build --target distroless -t astroresearch:distroless .  (glibc, dynamic)
-# See docs/docker.md for the build arguments.
+# See the Docker section of README.md for the build arguments.
 
 ARG GO_VERSION=1.26
 ARG NODE_VERSION=22

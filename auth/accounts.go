@@ -58,11 +58,11 @@ const (
 // Accounts implements the account rules on top of the store. It is safe for
 // concurrent use.
 type Accounts struct {
-	st        *store.Store
-	argon     Argon2Params
-	now       func() time.Time
-	perIP     *Limiter
-	perUser   *Limiter
+	st      *store.Store
+	argon   Argon2Params
+	now     func() time.Time
+	perIP   *Limiter
+	perUser *Limiter
 	// dummyHash is verified against when the username is unknown, so both
 	// cases cost the same. Computed on first use: it allocates the full
 	// argon2 memory, which an idle server should not hold.
@@ -99,8 +99,8 @@ func NewAccounts(st *store.Store, opt Options) *Accounts {
 	return &Accounts{
 		st: st, argon: opt.Argon2, now: opt.Now,
 		dummyHash: sync.OnceValues(func() (string, error) { return HashPassword("timing-equaliser", argon) }),
-		perIP:   NewLimiter(opt.LoginIPEvery, opt.LoginIPBurst),
-		perUser: NewLimiter(opt.LoginUserEvery, opt.LoginUserBurst),
+		perIP:     NewLimiter(opt.LoginIPEvery, opt.LoginIPBurst),
+		perUser:   NewLimiter(opt.LoginUserEvery, opt.LoginUserBurst),
 	}
 }
 

@@ -1,0 +1,81 @@
+package handlers
+
+import (
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"testing"
+)
+
+func TestAdminOnly(t *testing.T) {
+	a := newApp(t, nil)
+	a.setupAdmin()
+	m := a.member("edwin", "expanding-universe")
+	res := m.get("/admin")
+	expectStatus(t, "member on /admin", res, http.StatusForbidden)
+	expectStatus(t, "member creates user", m.postForm("/admin/users", url.Values{"username": {"x"}, "password": {"longenough"}}), http.StatusForbidden)
+	if home := m.get("/"); strings.Contains(home.body, `href="/admin"`) {
+		t.Fatal("members must not see the admin link")
+	}
+}
+
+func TestAdminUserManagement(t *testing.T) {
+	a := newApp(t, nil)
+	admin := a.setupAdmin()
+	res := admin.postForm("/admin/users", url.Values{"username": {"edwin"}, "password": {"expanding-universe"}, "role": {"member"}})
+	expectStatus(t, "create", res, http.StatusSeeOther)
+	page := admin.get("/admin")
+	expectStatus(t, "admin page", page, http.StatusOK)
+	for _, want := range []string{"edwin", "member", "Disable edwin", `data-testid="system-info"`} {
+		if !strings.Contains(page.body, want) {
+			t.Errorf("admin page lacks %q", want)
+		}
+	}
+	if !strings.Contains(page.body, "User edwin created.") {
+		t.Error("flash message missing")
+	}
+	res = admin.postForm("/admin/users", url.Values{"username": {"Edwin"}, "password": {"expanding-universe"}, "role": {"member"}})
+	expectStatus(t, "duplicate", res, http.StatusConflict)
+	res = admin.postForm("/admin/users", url.Values{"username": {"bad name"}, "password": {"expanding-universe"}, "role": {"member"}})
+	expectStatus(t, "invalid name", res, http.StatusUnprocessableEntity)
+	res = admin.postForm("/admin/users", url.Values{"username": {"x"}, "password": {"expanding-universe"}, "role": {"owner"}})
+	expectStatus(t, "invalid role", res, http.StatusUnprocessableEntity)
+
+	edwin := a.client()
+	expectStatus(t, "edwin login", edwin.apiLogin("edwin", "expanding-universe"), http.StatusOK)
+	res = admin.postForm("/admin/users/2/password", url.Values{"password": {"short"}})
+	expectStatus(t, "short reset", res, http.StatusUnprocessableEntity)
+	res = admin.postForm("/admin/users/2/password", url.Values{"password": {"hubble-constant"}})
+	expectStatus(t, "reset", res, http.StatusSeeOther)
+	if edwin.verify() != http.StatusUnauthorized {
+		t.Fatal("password reset did not end the user's sessions")
+	}
+	expectStatus(t, "login with reset password", edwin.apiLogin("edwin", "hubble-constant"), http.StatusOK)
+
+	expectStatus(t, "disable self", admin.postForm("/admin/users/1/disabled", url.Values{"disabled": {"true"}}), http.StatusConflict)
+	expectStatus(t, "bad flag", admin.postForm("/admin/users/2/disabled", url.Values{"disabled": {"maybe"}}), http.StatusBadRequest)
+	expectStatus(t, "unknown user", admin.postForm("/admin/users/99/disabled", url.Values{"disabled": {"true"}}), http.StatusNotFound)
+	expectStatus(t, "disable", admin.postForm("/admin/users/2/disabled", url.Values{"disabled": {"true"}}), http.StatusSeeOther)
+	if edwin.verify() != http.StatusUnauthorized {
+		t.Fatal("disabled user still signed in")
+	}
+	expectStatus(t, "enable", admin.postForm("/admin/users/2/disabled", url.Values{"disabled": {"false"}}), http.StatusSeeOther)
+	expectStatus(t, "login after enable", edwin.apiLogin("edwin", "hubble-constant"), http.StatusOK)
+}
+
+func TestAdminBackup(t *testing.T) {
+	a := newApp(t, nil)
+	admin := a.setupAdmin()
+	res := admin.postForm("/admin/backup", nil)
+	expectStatus(t, "backup", res, http.StatusOK)
+	i := strings.Index(res.body, "Backup written to <code>")
+	if i < 0 {
+		t.Fatalf("backup path not shown:\n%s", res.body)
+	}
+	path := res.body[i+len("Backup written to <code>"):]
+	path = path[:strings.Index(path, "<")]
+	if st, err := os.Stat(path); err != nil || st.Size() == 0 {
+		t.Fatalf("backup file %s: %v", path, err)
+	}
+}
