@@ -61,10 +61,7 @@ func (s *Server) accessLog(next echo.HandlerFunc) echo.HandlerFunc {
 		s.metrics.inFlight.Add(-1)
 		status := c.Response().Status
 		s.metrics.count(status)
-		level := slog.LevelInfo
-		if status >= 500 {
-			level = slog.LevelError
-		}
+		level := accessLevel(c.Request().URL.Path, status)
 		attrs := []slog.Attr{
 			slog.String("method", c.Request().Method),
 			slog.String("path", c.Request().URL.Path),
@@ -79,6 +76,20 @@ func (s *Server) accessLog(next echo.HandlerFunc) echo.HandlerFunc {
 		s.log.LogAttrs(c.Request().Context(), level, "http", attrs...)
 		return nil
 	}
+}
+
+// accessLevel keeps probes out of the info log and reserves ERROR for real
+// failures: a 503 while starting is expected, not an error.
+func accessLevel(urlPath string, status int) slog.Level {
+	switch {
+	case status == http.StatusServiceUnavailable:
+		return slog.LevelWarn
+	case status >= 500:
+		return slog.LevelError
+	case path.Base(urlPath) == "healthz" || path.Base(urlPath) == "readyz":
+		return slog.LevelDebug
+	}
+	return slog.LevelInfo
 }
 
 // readyGate answers 503 to everything but the health probes until the
