@@ -44,7 +44,7 @@ func (c *fakeClock) Advance(d time.Duration) {
 
 // testApp is a real HTTP server over a real SQLite file.
 type testApp struct {
-	t        *testing.T
+	t        testing.TB
 	srv      *Server
 	http     *httptest.Server
 	clock    *fakeClock
@@ -57,6 +57,15 @@ type testApp struct {
 // newApp starts a migrated app. env overrides configuration variables.
 func newApp(t *testing.T, env map[string]string) *testApp {
 	t.Helper()
+	return newAppLogged(t, env, slog.New(slog.NewTextHandler(testLogWriter{t}, nil)))
+}
+
+// newAppForBench is newApp for benchmarks: logs are discarded.
+func newAppForBench(b *testing.B) *testApp {
+	return newAppLogged(b, nil, slog.New(slog.NewTextHandler(io.Discard, nil)))
+}
+
+func newAppLogged(t testing.TB, env map[string]string, log *slog.Logger) *testApp {
 	ctx := context.Background()
 	cfg, err := config.Load(func(k string) string { return env[k] })
 	if err != nil {
@@ -84,7 +93,7 @@ func newApp(t *testing.T, env map[string]string) *testApp {
 	}
 	srv, err := New(Deps{Config: cfg, Store: st, Accounts: accounts, Static: staticFS, Now: clock.Now,
 		Ready: ready, Version: "test", DataDir: dir,
-		Log: slog.New(slog.NewTextHandler(testLogWriter{t}, nil))})
+		Log: log})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -235,7 +244,7 @@ func expectAPIError(t *testing.T, what string, res response, status int, code st
 }
 
 // testLogWriter sends the server's log to the test log (shown on failure).
-type testLogWriter struct{ t *testing.T }
+type testLogWriter struct{ t testing.TB }
 
 func (w testLogWriter) Write(p []byte) (int, error) {
 	w.t.Log(strings.TrimSpace(string(p)))

@@ -39,6 +39,7 @@ func newSessionManagers(cfg config.Config, st scs.Store, tp trustedProxies, onEr
 	mk := func(secure bool) *scs.SessionManager {
 		m := scs.New()
 		m.Store = st
+		m.Codec = sessionCodec{}
 		// The store row and cookie live for the absolute lifetime; the
 		// idle timeout is enforced in authenticate with the injectable clock.
 		m.Lifetime = cfg.SessionLifetime

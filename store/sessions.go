@@ -12,32 +12,58 @@ import (
 // implements scs.CtxStore and scs.IterableCtxStore.
 //
 // It exists instead of scs's sqlite3store because that store runs every
-// lookup on the one writer connection; here lookups use the read pool, so
-// page loads never queue behind writes, and expiry is judged by the store's
-// injectable clock.
-type SessionStore struct{ s *Store }
+// lookup on the one writer connection; here live sessions are answered from
+// a write-through memory cache (falling back to the read pool), so page loads
+// never queue behind writes, and expiry is judged by the store's injectable
+// clock.
+type SessionStore struct {
+	s     *Store
+	cache cache[string, sessionEntry]
+}
+
+type sessionEntry struct {
+	data   []byte
+	expiry time.Time
+}
 
 // Sessions returns the scs store backed by this database.
-func (s *Store) Sessions() *SessionStore { return &SessionStore{s: s} }
+func (s *Store) Sessions() *SessionStore { return s.sessions }
 
 // julian converts t to a Julian day number, the unit of the expiry column.
 func julian(t time.Time) float64 {
 	return float64(t.UnixNano())/float64(24*time.Hour) + 2440587.5
 }
 
+// fromJulian is the inverse of julian.
+func fromJulian(j float64) time.Time {
+	return time.Unix(0, int64((j-2440587.5)*float64(24*time.Hour))).UTC()
+}
+
 // FindCtx returns the data of a live session. Unknown or expired tokens
 // report found == false with a nil error.
 func (ss *SessionStore) FindCtx(ctx context.Context, token string) ([]byte, bool, error) {
-	var b []byte
-	err := ss.s.r.GetContext(ctx, &b, `SELECT data FROM http_sessions WHERE token = ? AND expiry > ?`,
-		token, julian(ss.s.Now()))
+	now := ss.s.Now()
+	if e, ok := ss.cache.get(token); ok {
+		if e.expiry.After(now) {
+			return e.data, true, nil
+		}
+		ss.cache.drop(token)
+		return nil, false, nil
+	}
+	var row struct {
+		Data   []byte  `db:"data"`
+		Expiry float64 `db:"expiry"`
+	}
+	err := ss.s.r.GetContext(ctx, &row, `SELECT data, expiry FROM http_sessions WHERE token = ? AND expiry > ?`,
+		token, julian(now))
 	if errors.Is(notFound(err, ""), ErrNotFound) {
 		return nil, false, nil
 	}
 	if err != nil {
 		return nil, false, fmt.Errorf("store: find session: %w", err)
 	}
-	return b, true, nil
+	ss.cache.put(token, sessionEntry{data: row.Data, expiry: fromJulian(row.Expiry)})
+	return row.Data, true, nil
 }
 
 // CommitCtx inserts or replaces a session.
@@ -45,13 +71,16 @@ func (ss *SessionStore) CommitCtx(ctx context.Context, token string, b []byte, e
 	_, err := ss.s.w.ExecContext(ctx, `INSERT INTO http_sessions (token, data, expiry) VALUES (?, ?, ?)
 		ON CONFLICT (token) DO UPDATE SET data = excluded.data, expiry = excluded.expiry`, token, b, julian(expiry))
 	if err != nil {
+		ss.cache.drop(token)
 		return fmt.Errorf("store: commit session: %w", err)
 	}
+	ss.cache.put(token, sessionEntry{data: b, expiry: expiry})
 	return nil
 }
 
 // DeleteCtx removes a session; an unknown token is not an error.
 func (ss *SessionStore) DeleteCtx(ctx context.Context, token string) error {
+	ss.cache.drop(token)
 	if _, err := ss.s.w.ExecContext(ctx, `DELETE FROM http_sessions WHERE token = ?`, token); err != nil {
 		return fmt.Errorf("store: delete session: %w", err)
 	}
@@ -79,7 +108,9 @@ func (ss *SessionStore) AllCtx(ctx context.Context) (map[string][]byte, error) {
 
 // DeleteExpired removes expired sessions and returns how many it removed.
 func (ss *SessionStore) DeleteExpired(ctx context.Context) (int64, error) {
-	res, err := ss.s.w.ExecContext(ctx, `DELETE FROM http_sessions WHERE expiry <= ?`, julian(ss.s.Now()))
+	now := ss.s.Now()
+	ss.cache.dropIf(func(_ string, e sessionEntry) bool { return !e.expiry.After(now) })
+	res, err := ss.s.w.ExecContext(ctx, `DELETE FROM http_sessions WHERE expiry <= ?`, julian(now))
 	if err != nil {
 		return 0, fmt.Errorf("store: delete expired sessions: %w", err)
 	}

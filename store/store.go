@@ -37,11 +37,16 @@ var ErrConflict = errors.New("already exists")
 var registerVec = sync.OnceFunc(sqlitevec.Auto)
 
 // Store is the database handle. It is safe for concurrent use.
+//
+// One server process owns the database: the small caches below (users by
+// id, live cookie sessions) are kept coherent by this Store's own writes.
 type Store struct {
-	w    *sqlx.DB // exactly one connection: all writes
-	r    *sqlx.DB // read-only pool
-	path string
-	now  func() time.Time
+	w        *sqlx.DB // exactly one connection: all writes
+	r        *sqlx.DB // read-only pool
+	path     string
+	now      func() time.Time
+	users    cache[int64, User]
+	sessions *SessionStore
 }
 
 // Options tune Open; the zero value is the production default.
@@ -88,7 +93,9 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 	readers := max(4, 2*runtime.GOMAXPROCS(0))
 	r.SetMaxOpenConns(readers)
 	r.SetMaxIdleConns(readers)
-	return &Store{w: w, r: r, path: path, now: opt.Now}, nil
+	st := &Store{w: w, r: r, path: path, now: opt.Now, users: newCache[int64, User](10_000)}
+	st.sessions = &SessionStore{s: st, cache: newCache[string, sessionEntry](100_000)}
+	return st, nil
 }
 
 // dsn builds a mattn/go-sqlite3 connection string. Writers use

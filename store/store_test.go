@@ -197,6 +197,9 @@ func TestUsers(t *testing.T) {
 	if _, err := s.SetDisabled(ctx, 999, true); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("SetDisabled(999) = %v", err)
 	}
+	if cached, _ := s.UserByID(ctx, m.ID); !cached.Disabled || cached.PasswordHash != "h3" {
+		t.Fatalf("UserByID after updates = %+v (stale cache)", cached)
+	}
 	if n, _ := s.CountActiveAdmins(ctx); n != 1 {
 		t.Fatalf("CountActiveAdmins = %d", n)
 	}
@@ -261,6 +264,15 @@ func TestSessionStoreExpiry(t *testing.T) {
 	}
 	if n, err := ss.DeleteExpired(ctx); n != 1 || err != nil {
 		t.Fatalf("DeleteExpired = %d, %v", n, err)
+	}
+	if err := ss.CommitCtx(ctx, "live", []byte("x"), now.Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if err := ss.DeleteCtx(ctx, "live"); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok, _ := ss.FindCtx(ctx, "live"); ok {
+		t.Fatal("deleted session still found (stale cache)")
 	}
 	if err := ss.DeleteCtx(ctx, "missing"); err != nil {
 		t.Fatalf("deleting an unknown token: %v", err)

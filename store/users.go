@@ -85,13 +85,19 @@ func createUser(ctx context.Context, tx *sqlx.Tx, u *User, username, hash string
 	return nil
 }
 
-// UserByID returns the user with the given id, or ErrNotFound.
+// UserByID returns the user with the given id, or ErrNotFound. It is
+// answered from memory after the first read (every request of a signed-in
+// user calls it); updates through this Store refresh the cached copy.
 func (s *Store) UserByID(ctx context.Context, id int64) (User, error) {
+	if u, ok := s.users.get(id); ok {
+		return u, nil
+	}
 	var u User
 	err := s.r.GetContext(ctx, &u, `SELECT `+userColumns+` FROM users WHERE id = ?`, id)
 	if err != nil {
 		return User{}, notFound(err, fmt.Sprintf("user %d", id))
 	}
+	s.users.put(id, u)
 	return u, nil
 }
 
@@ -149,8 +155,10 @@ func (s *Store) updateUser(ctx context.Context, id int64, set string, args ...an
 		return tx.GetContext(ctx, &u, `UPDATE users SET `+set+`, updated_at = ? WHERE id = ? RETURNING `+userColumns, args...)
 	})
 	if err != nil {
+		s.users.drop(id)
 		return User{}, notFound(err, fmt.Sprintf("update user %d", id))
 	}
+	s.users.put(id, u)
 	return u, nil
 }
 
