@@ -25,6 +25,9 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/astroresearch/astroresearch/agent"
+	"github.com/astroresearch/astroresearch/agent/llm"
+	"github.com/astroresearch/astroresearch/agent/tools"
 	"github.com/astroresearch/astroresearch/auth"
 	"github.com/astroresearch/astroresearch/config"
 	"github.com/astroresearch/astroresearch/handlers"
@@ -99,10 +102,14 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	}
 	defer st.Close()
 	accounts := auth.NewAccounts(st, auth.Options{})
+	rt, events, err := newRuntime(cfg, st, log)
+	if err != nil {
+		return err
+	}
 	var ready atomic.Bool
 	srv, err := handlers.New(handlers.Deps{
 		Config: cfg, Store: st, Accounts: accounts, Log: log, Static: static.FS,
-		Ready: &ready, Version: buildVersion(),
+		Ready: &ready, Version: buildVersion(), Agent: rt, Events: events,
 	})
 	if err != nil {
 		return err
@@ -131,7 +138,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	}()
 	log.Info("listening", "addr", ln.Addr().String(), "base_path", cfg.BasePath, "data_dir", cfg.DataDir, "tls", cfg.TLS())
 
-	if err := prepare(ctx, cfg, st, accounts, log); err != nil {
+	if err := prepare(ctx, cfg, st, accounts, rt, log); err != nil {
 		_ = httpSrv.Close()
 		return err
 	}
@@ -150,6 +157,12 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	log.Info("shutting down")
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
+	// Running turns record their state and emit done; then event streams
+	// end cleanly and the HTTP server drains.
+	if err := rt.Shutdown(shutdownCtx); err != nil {
+		log.Warn("turns still running at shutdown", "err", err)
+	}
+	events.Broker().CloseAll()
 	if err := httpSrv.Shutdown(shutdownCtx); err != nil {
 		log.Warn("graceful shutdown timed out; closing connections", "err", err)
 		_ = httpSrv.Close()
@@ -158,14 +171,20 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	return nil
 }
 
-// prepare applies migrations and creates the configured admin.
-func prepare(ctx context.Context, cfg config.Config, st *store.Store, accounts *auth.Accounts, log *slog.Logger) error {
+// prepare applies migrations, closes turns a crash left open and creates
+// the configured admin.
+func prepare(ctx context.Context, cfg config.Config, st *store.Store, accounts *auth.Accounts, rt *agent.Runtime, log *slog.Logger) error {
 	n, err := st.Migrate(ctx, migrations.FS)
 	if err != nil {
 		return err
 	}
 	if n > 0 {
 		log.Info("database migrated", "applied", n, "path", st.Path())
+	}
+	if n, err := rt.Recover(ctx); err != nil {
+		return err
+	} else if n > 0 {
+		log.Warn("closed turns interrupted by the last shutdown", "count", n)
 	}
 	if cfg.AdminUser != "" {
 		created, err := accounts.EnsureAdmin(ctx, cfg.AdminUser, cfg.AdminPassword)
@@ -177,6 +196,30 @@ func prepare(ctx context.Context, cfg config.Config, st *store.Store, accounts *
 		}
 	}
 	return nil
+}
+
+// newRuntime wires the agent runtime: the model client, event log, hooks
+// (built-in plus DATA_DIR/hooks.json), permissions and the tool registry.
+func newRuntime(cfg config.Config, st *store.Store, log *slog.Logger) (*agent.Runtime, *agent.EventLog, error) {
+	model := llm.New(llm.Config{BaseURL: cfg.LLMBaseURL, APIKey: cfg.LLMAPIKey, Model: cfg.LLMModel,
+		FallbackModel: cfg.LLMFallbackModel, FallbackChain: cfg.LLMFallbackChain, Log: log})
+	events := agent.NewEventLog(st, agent.NewBroker())
+	hooks := agent.NewHooks(log)
+	hooks.RegisterBuiltins(st, agent.NewMetrics(), log)
+	hooksFile := filepath.Join(cfg.DataDir, "hooks.json")
+	if n, err := hooks.LoadCommandHooks(hooksFile); err != nil {
+		return nil, nil, err
+	} else if n > 0 {
+		log.Info("command hooks loaded", "count", n, "file", hooksFile)
+	}
+	rt := agent.New(agent.Config{
+		MaxSteps: cfg.AgentMaxSteps, ToolTimeout: cfg.AgentToolTimeout, MaxToolOutput: cfg.AgentMaxToolOutput,
+		DataDir: cfg.DataDir, AutoMode: true, DefaultThinking: cfg.LLMEnableThinking,
+	}, agent.Deps{
+		Store: st, Model: model, Events: events, Hooks: hooks, Perms: agent.NewPermissions(st, true), Log: log,
+		Registry: func() *tools.Registry { return agent.StandardRegistry(st) },
+	})
+	return rt, events, nil
 }
 
 // backup writes a consistent copy of the database to dest (SPEC O5).

@@ -18,6 +18,10 @@ import (
 	"testing/fstest"
 	"time"
 
+	"github.com/astroresearch/astroresearch/agent"
+	"github.com/astroresearch/astroresearch/agent/llm"
+	"github.com/astroresearch/astroresearch/agent/llm/llmtest"
+	"github.com/astroresearch/astroresearch/agent/tools"
 	"github.com/astroresearch/astroresearch/auth"
 	"github.com/astroresearch/astroresearch/config"
 	"github.com/astroresearch/astroresearch/migrations"
@@ -52,6 +56,11 @@ type testApp struct {
 	accounts *auth.Accounts
 	ready    *atomic.Bool
 	base     string // BASE_PATH
+
+	fake       *llmtest.Server
+	rt         *agent.Runtime
+	events     *agent.EventLog
+	extraTools *[]tools.Tool // added to every turn's registry
 }
 
 // newApp starts a migrated app. env overrides configuration variables.
@@ -91,13 +100,38 @@ func newAppLogged(t testing.TB, env map[string]string, log *slog.Logger) *testAp
 		"css/app.css": {Data: []byte("body{}")},
 		"embed.go":    {Data: []byte("package static")},
 	}
+	fake := llmtest.New(t)
+	model := llm.New(llm.Config{BaseURL: fake.URL(), Model: "test-model",
+		Sleep: func(ctx context.Context, d time.Duration) error { return ctx.Err() }})
+	events := agent.NewEventLog(st, agent.NewBroker())
+	hooks := agent.NewHooks(log)
+	hooks.RegisterBuiltins(st, agent.NewMetrics(), log)
+	extra := &[]tools.Tool{}
+	rt := agent.New(agent.Config{DataDir: dir, ToolTimeout: 5 * time.Second}, agent.Deps{
+		Store: st, Model: model, Events: events, Hooks: hooks, Perms: agent.NewPermissions(st, true), Log: log,
+		Registry: func() *tools.Registry {
+			r := agent.StandardRegistry(st)
+			for _, x := range *extra {
+				if err := r.Add(x); err != nil {
+					panic(err)
+				}
+			}
+			return r
+		},
+	})
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		rt.Shutdown(ctx)
+		events.Broker().CloseAll()
+	})
 	srv, err := New(Deps{Config: cfg, Store: st, Accounts: accounts, Static: staticFS, Now: clock.Now,
-		Ready: ready, Version: "test", DataDir: dir,
-		Log: log})
+		Ready: ready, Version: "test", DataDir: dir, Log: log, Agent: rt, Events: events})
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := &testApp{t: t, srv: srv, clock: clock, store: st, accounts: accounts, ready: ready, base: cfg.BasePath}
+	a := &testApp{t: t, srv: srv, clock: clock, store: st, accounts: accounts, ready: ready, base: cfg.BasePath,
+		fake: fake, rt: rt, events: events, extraTools: extra}
 	a.http = httptest.NewServer(srv.Echo())
 	t.Cleanup(a.http.Close)
 	return a

@@ -76,6 +76,17 @@ func (s *Server) routes() {
 
 	// (c) JSON API for the signed-in caller (cookie or Bearer token).
 	s.api = root.Group("/api", s.loadSession, s.authenticate, s.requireUser, deadline(pageDeadline))
+	s.api.POST("/sessions", s.apiCreateSession)
+	s.api.GET("/sessions", s.apiListSessions)
+	s.api.GET("/sessions/:id/messages", s.apiMessages)
+	s.api.POST("/sessions/:id/turns", s.apiStartTurn)
+	s.api.POST("/sessions/:id/cancel", s.apiCancel)
+	s.api.POST("/sessions/:id/answers", s.apiAnswer)
+	s.api.POST("/sessions/:id/permissions", s.apiPermission)
+
+	// Event streams live as long as the client: no route deadline.
+	streams := root.Group("/api", s.loadSession, s.authenticate, s.requireUser)
+	streams.GET("/sessions/:id/events", s.apiEvents)
 }
 
 // BookmarkletGroup returns the route group of CORS layer (b), for features

@@ -13,6 +13,7 @@ import (
 	"github.com/alexedwards/scs/v2"
 	"github.com/labstack/echo/v4"
 
+	"github.com/astroresearch/astroresearch/agent"
 	"github.com/astroresearch/astroresearch/auth"
 	"github.com/astroresearch/astroresearch/config"
 	"github.com/astroresearch/astroresearch/store"
@@ -31,6 +32,9 @@ type Deps struct {
 	Version  string           // shown to admins
 	// DataDir is where backups are written (Config.DataDir when empty).
 	DataDir string
+	// Agent runs research turns; Events is its event log.
+	Agent  *agent.Runtime
+	Events *agent.EventLog
 }
 
 // Server holds the handlers' shared state. Create it with New.
@@ -48,6 +52,8 @@ type Server struct {
 	proxies  trustedProxies
 	sessions sessionManagers
 	metrics  metrics
+	agent    *agent.Runtime
+	events   *agent.EventLog
 	e        *echo.Echo
 
 	bookmarklet, api *echo.Group
@@ -55,7 +61,7 @@ type Server struct {
 
 // New builds the echo instance with every route and middleware.
 func New(d Deps) (*Server, error) {
-	if d.Store == nil || d.Accounts == nil || d.Log == nil || d.Static == nil || d.Ready == nil {
+	if d.Store == nil || d.Accounts == nil || d.Log == nil || d.Static == nil || d.Ready == nil || d.Agent == nil || d.Events == nil {
 		return nil, fmt.Errorf("handlers: incomplete dependencies")
 	}
 	if d.Now == nil {
@@ -67,7 +73,7 @@ func New(d Deps) (*Server, error) {
 	s := &Server{
 		cfg: d.Config, st: d.Store, accounts: d.Accounts, log: d.Log, static: d.Static,
 		now: d.Now, ready: d.Ready, version: d.Version, dataDir: d.DataDir, started: d.Now(),
-		proxies: trustedProxies(d.Config.TrustedProxies),
+		proxies: trustedProxies(d.Config.TrustedProxies), agent: d.Agent, events: d.Events,
 	}
 	s.sessions = newSessionManagers(d.Config, d.Store.Sessions(), s.proxies, s.sessionError)
 	e := echo.New()

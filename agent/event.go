@@ -1,0 +1,152 @@
+// Package agent is the research agent runtime: the ReAct loop, the tool
+// executor, permissions, hooks, events and persistence (SPEC §3).
+package agent
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// Kind is an event kind. The string values are the public names used as the
+// SSE `event:` line and the `kind` field (SPEC R7): never rename them.
+type Kind string
+
+// Event kinds, SPEC R7.
+const (
+	KindSession           Kind = "session"
+	KindThought           Kind = "thought"
+	KindTextDelta         Kind = "text_delta"
+	KindToolCall          Kind = "tool_call"
+	KindToolProgress      Kind = "tool_progress"
+	KindToolResult        Kind = "tool_result"
+	KindAskUser           Kind = "ask_user"
+	KindPermissionRequest Kind = "permission_request"
+	KindCompaction        Kind = "compaction"
+	KindUsage             Kind = "usage"
+	KindError             Kind = "error"
+	KindDone              Kind = "done"
+)
+
+// Event is one persisted, ordered runtime event. Data holds the kind's
+// fields as a JSON object.
+type Event struct {
+	Seq       int64           `json:"seq"`
+	SessionID string          `json:"-"`
+	Kind      Kind            `json:"kind"`
+	Turn      int             `json:"turn"`
+	Agent     string          `json:"agent"`
+	Data      json.RawMessage `json:"-"`
+}
+
+// MarshalJSON renders the public wire form: one object with seq, kind,
+// turn, agent and the kind's fields side by side.
+func (e Event) MarshalJSON() ([]byte, error) {
+	head, err := json.Marshal(struct {
+		Seq   int64  `json:"seq"`
+		Kind  Kind   `json:"kind"`
+		Turn  int    `json:"turn"`
+		Agent string `json:"agent"`
+	}{e.Seq, e.Kind, e.Turn, e.Agent})
+	if err != nil {
+		return nil, err
+	}
+	data := e.Data
+	if len(data) < 2 || data[0] != '{' {
+		return nil, fmt.Errorf("agent: event %d data is not a JSON object", e.Seq)
+	}
+	if string(data) == "{}" {
+		return head, nil
+	}
+	out := make([]byte, 0, len(head)+len(data))
+	out = append(out, head[:len(head)-1]...)
+	out = append(out, ',')
+	return append(out, data[1:]...), nil
+}
+
+// Decode unmarshals the event's fields into v (one of the payload types).
+func (e Event) Decode(v any) error { return json.Unmarshal(e.Data, v) }
+
+// Payloads: one struct per kind, with the public field names of SPEC R7.
+
+// SessionData announces the session a stream belongs to.
+type SessionData struct {
+	SessionID string `json:"session_id"`
+}
+
+// TextData carries streamed text (Thought and TextDelta).
+type TextData struct {
+	Text string `json:"text"`
+}
+
+// ToolCallData announces a tool call.
+type ToolCallData struct {
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	Arguments string `json:"arguments"`
+	Step      int    `json:"step"`
+}
+
+// ToolProgressData reports progress of a running call.
+type ToolProgressData struct {
+	ID       string `json:"id"`
+	Progress string `json:"progress"`
+}
+
+// ToolResultData is the outcome of a call.
+type ToolResultData struct {
+	ToolCallID string         `json:"tool_call_id"`
+	Name       string         `json:"name"`
+	Output     string         `json:"output"`
+	IsError    bool           `json:"is_error"`
+	Metadata   map[string]any `json:"metadata"`
+	Step       int            `json:"step"`
+	// ElapsedMS is how long the call ran.
+	ElapsedMS int64 `json:"elapsed_ms"`
+}
+
+// AskUserData is a question to the user (T19).
+type AskUserData struct {
+	QuestionID string   `json:"question_id"`
+	Question   string   `json:"question"`
+	Options    []string `json:"options,omitempty"`
+	ExpiresAt  string   `json:"expires_at"` // RFC 3339
+}
+
+// PermissionRequestData asks the user to allow a call (R15).
+type PermissionRequestData struct {
+	RequestID  string `json:"request_id"`
+	ToolCallID string `json:"tool_call_id"`
+	Tool       string `json:"tool"`
+	Arguments  string `json:"arguments"`
+	Reason     string `json:"reason"`
+}
+
+// CompactionData reports a context compaction.
+type CompactionData struct {
+	Before int    `json:"before"`
+	After  int    `json:"after"`
+	Method string `json:"method"`
+}
+
+// UsageData reports token usage of one model call.
+type UsageData struct {
+	Model            string `json:"model"`
+	PromptTokens     int    `json:"prompt_tokens"`
+	CompletionTokens int    `json:"completion_tokens"`
+	TotalTokens      int    `json:"total_tokens"`
+	Step             int    `json:"step"`
+}
+
+// ErrorData reports a failure that ended the turn or a step.
+type ErrorData struct {
+	Message string `json:"message"`
+	Class   string `json:"class"`
+}
+
+// DoneData ends a turn. Reason is "answer", "max_steps", "cancelled",
+// "error" or "interrupted".
+type DoneData struct {
+	Reason string `json:"reason"`
+	Answer string `json:"answer,omitempty"`
+	Steps  int    `json:"steps"`
+}

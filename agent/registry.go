@@ -1,0 +1,34 @@
+package agent
+
+import (
+	"fmt"
+
+	"github.com/astroresearch/astroresearch/agent/tools"
+	"github.com/astroresearch/astroresearch/agent/tools/self"
+	"github.com/astroresearch/astroresearch/store"
+)
+
+// EmptyRegistry returns a registry holding only the load_tool meta-tool.
+func EmptyRegistry() *tools.Registry {
+	r := tools.NewRegistry()
+	mustAdd(r, tools.LoadTool())
+	return r
+}
+
+// StandardRegistry returns the research agent's registry: load_tool and
+// every tool family built so far. Research tool families are added here as
+// they are built.
+func StandardRegistry(st *store.Store) *tools.Registry {
+	r := EmptyRegistry()
+	mustAdd(r, self.TodoWrite(st))
+	mustAdd(r, self.AskUser())
+	return r
+}
+
+// mustAdd adds a built-in tool; a failure is a programming error caught by
+// any test that builds the registry.
+func mustAdd(r *tools.Registry, t tools.Tool) {
+	if err := r.Add(t); err != nil {
+		panic(fmt.Sprintf("agent: built-in tool %s: %v", t.Name(), err))
+	}
+}

@@ -1,0 +1,287 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/astroresearch/astroresearch/agent/llm"
+	"github.com/astroresearch/astroresearch/agent/tools"
+	"github.com/astroresearch/astroresearch/store"
+)
+
+// LeadAgent is the agent_name of the main agent's messages (SPEC R8).
+const LeadAgent = "lead"
+
+// Errors of the runtime API.
+var (
+	// ErrTurnRunning: the session already runs a turn (one at a time).
+	ErrTurnRunning = errors.New("a turn is already running in this session")
+	// ErrNoTurn: nothing to cancel.
+	ErrNoTurn = errors.New("no turn is running in this session")
+	// ErrShuttingDown: the server is stopping and takes no new turns.
+	ErrShuttingDown = errors.New("the server is shutting down")
+)
+
+// Model is what the runtime needs from the LLM client.
+type Model interface {
+	Stream(ctx context.Context, req llm.Request, onDelta func(llm.Delta)) (llm.Response, error)
+	ActiveModel() string
+}
+
+// Config tunes the runtime; zero values take the SPEC defaults.
+type Config struct {
+	MaxSteps      int           // AGENT_MAX_STEPS (8)
+	ToolTimeout   time.Duration // AGENT_TOOL_TIMEOUT_SECS (120 s)
+	MaxToolOutput int           // AGENT_MAX_TOOL_OUTPUT_CHARS (4000)
+	AskTimeout    time.Duration // ask_user wait (5 min)
+	DataDir       string        // tool-results/ and trajectories/ live here
+	// AutoMode lets read-only tools run without asking (R15).
+	AutoMode bool
+	// DefaultThinking is the thinking flag of turns that do not say
+	// (LLM_ENABLE_THINKING).
+	DefaultThinking bool
+}
+
+func (c *Config) defaults() {
+	if c.MaxSteps <= 0 {
+		c.MaxSteps = 8
+	}
+	if c.ToolTimeout <= 0 {
+		c.ToolTimeout = 120 * time.Second
+	}
+	if c.MaxToolOutput <= 0 {
+		c.MaxToolOutput = 4000
+	}
+	if c.AskTimeout <= 0 {
+		c.AskTimeout = 5 * time.Minute
+	}
+}
+
+// Deps are the runtime's collaborators.
+type Deps struct {
+	Store  *store.Store
+	Model  Model
+	Events *EventLog
+	Hooks  *Hooks
+	Perms  *Permissions
+	// Registry builds the tool registry of a new turn (each turn gets its
+	// own view, so load_tool state does not leak between sessions).
+	Registry func() *tools.Registry
+	// Services is handed to tools through tools.Context.Services.
+	Services any
+	Log      *slog.Logger
+	Now      func() time.Time
+}
+
+// Runtime runs agent turns in the background, one per session at a time.
+// Safe for concurrent use.
+type Runtime struct {
+	cfg     Config
+	d       Deps
+	pending *pending
+
+	base     context.Context
+	stopBase context.CancelFunc
+	wg       sync.WaitGroup
+
+	mu      sync.Mutex
+	running map[string]*runningTurn
+	closed  bool
+}
+
+type runningTurn struct {
+	turn   int
+	cancel context.CancelCauseFunc
+	done   chan struct{}
+}
+
+// errUserStop is the cancellation cause of a user's stop.
+var errUserStop = errors.New("stopped by the user")
+
+// New returns a runtime.
+func New(cfg Config, d Deps) *Runtime {
+	cfg.defaults()
+	if d.Now == nil {
+		d.Now = time.Now
+	}
+	base, stop := context.WithCancel(context.Background())
+	return &Runtime{cfg: cfg, d: d, pending: newPending(), base: base, stopBase: stop, running: map[string]*runningTurn{}}
+}
+
+// TurnRequest starts a turn.
+type TurnRequest struct {
+	Question string
+	// Thinking asks for reasoning output; nil takes Config.DefaultThinking.
+	Thinking *bool
+}
+
+// MaxQuestionChars bounds a question.
+const MaxQuestionChars = 100_000
+
+// StartTurn begins a turn in the user's session and returns its number at
+// once; the turn runs in the background and reports through events. It
+// returns store.ErrNotFound for a session the user does not own and
+// ErrTurnRunning while another turn runs.
+func (r *Runtime) StartTurn(ctx context.Context, userID int64, sessionID string, req TurnRequest) (int, error) {
+	q := strings.TrimSpace(req.Question)
+	if q == "" {
+		return 0, fmt.Errorf("agent: %w", &InputError{Field: "question", Message: "is required"})
+	}
+	if utf8.RuneCountInString(q) > MaxQuestionChars {
+		return 0, fmt.Errorf("agent: %w", &InputError{Field: "question", Message: fmt.Sprintf("must be at most %d characters", MaxQuestionChars)})
+	}
+	sess, err := r.d.Store.AgentSession(ctx, userID, sessionID)
+	if err != nil {
+		return 0, err
+	}
+	rt, err := r.claim(sessionID)
+	if err != nil {
+		return 0, err
+	}
+	turn, err := r.d.Store.BeginAgentTurn(ctx, sessionID, r.d.Model.ActiveModel(), titleFrom(q))
+	if err != nil {
+		r.release(sessionID, rt)
+		return 0, err
+	}
+	rt.turn = turn
+	turnCtx, cancel := context.WithCancelCause(r.base)
+	rt.cancel = cancel
+	thinking := r.cfg.DefaultThinking
+	if req.Thinking != nil {
+		thinking = *req.Thinking
+	}
+	t := &turnRun{r: r, userID: userID, session: sess, turn: turn, question: q, thinking: thinking,
+		agent: LeadAgent, registry: r.d.Registry(), dups: &dupDetector{}}
+	r.wg.Add(1)
+	go func() {
+		defer r.wg.Done()
+		defer r.release(sessionID, rt)
+		defer cancel(nil)
+		t.run(turnCtx)
+	}()
+	return turn, nil
+}
+
+// InputError is a rejected request field.
+type InputError struct{ Field, Message string }
+
+func (e *InputError) Error() string { return e.Field + " " + e.Message }
+
+func titleFrom(q string) string {
+	q = strings.Join(strings.Fields(q), " ")
+	if utf8.RuneCountInString(q) > 80 {
+		return truncateRunes(q, 79) + "…"
+	}
+	return q
+}
+
+func (r *Runtime) claim(session string) (*runningTurn, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed {
+		return nil, ErrShuttingDown
+	}
+	if _, busy := r.running[session]; busy {
+		return nil, ErrTurnRunning
+	}
+	rt := &runningTurn{done: make(chan struct{})}
+	r.running[session] = rt
+	return rt, nil
+}
+
+func (r *Runtime) release(session string, rt *runningTurn) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.running[session] == rt {
+		delete(r.running, session)
+	}
+	close(rt.done)
+}
+
+// Running reports whether the session has a running turn, and its number.
+func (r *Runtime) Running(sessionID string) (int, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	rt, ok := r.running[sessionID]
+	if !ok {
+		return 0, false
+	}
+	return rt.turn, true
+}
+
+// Cancel stops the running turn of the user's session (SPEC R10). It
+// returns once the stop is requested; the turn then finishes its Block
+// tools, records results and emits done.
+func (r *Runtime) Cancel(ctx context.Context, userID int64, sessionID string) error {
+	if _, err := r.d.Store.AgentSession(ctx, userID, sessionID); err != nil {
+		return err
+	}
+	r.mu.Lock()
+	rt, ok := r.running[sessionID]
+	r.mu.Unlock()
+	if !ok || rt.cancel == nil {
+		return ErrNoTurn
+	}
+	rt.cancel(errUserStop)
+	return nil
+}
+
+// Wait blocks until the session's running turn (if any) has finished or
+// ctx ends.
+func (r *Runtime) Wait(ctx context.Context, sessionID string) error {
+	r.mu.Lock()
+	rt, ok := r.running[sessionID]
+	r.mu.Unlock()
+	if !ok {
+		return nil
+	}
+	select {
+	case <-rt.done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Answer delivers the user's answer to an ask_user question.
+func (r *Runtime) Answer(ctx context.Context, userID int64, sessionID, questionID, answer string) error {
+	if _, err := r.d.Store.AgentSession(ctx, userID, sessionID); err != nil {
+		return err
+	}
+	return r.pending.answer(sessionID, "question", questionID, answer)
+}
+
+// Decide delivers the user's decision (AllowOnce, AllowAlways, Deny) on a
+// permission request.
+func (r *Runtime) Decide(ctx context.Context, userID int64, sessionID, requestID, decision string) error {
+	if decision != AllowOnce && decision != AllowAlways && decision != Deny {
+		return &InputError{Field: "decision", Message: "must be allow_once, allow_always or deny"}
+	}
+	if _, err := r.d.Store.AgentSession(ctx, userID, sessionID); err != nil {
+		return err
+	}
+	return r.pending.answer(sessionID, "permission", requestID, decision)
+}
+
+// Shutdown stops taking turns, cancels the running ones (they record their
+// state and emit done) and waits for them until ctx ends.
+func (r *Runtime) Shutdown(ctx context.Context) error {
+	r.mu.Lock()
+	r.closed = true
+	r.mu.Unlock()
+	r.stopBase()
+	done := make(chan struct{})
+	go func() { r.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("agent: turns still running at shutdown: %w", ctx.Err())
+	}
+}

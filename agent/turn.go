@@ -1,0 +1,236 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+
+	"github.com/astroresearch/astroresearch/agent/llm"
+	"github.com/astroresearch/astroresearch/agent/tools"
+	"github.com/astroresearch/astroresearch/store"
+)
+
+// turnRun is one turn of one agent: the ReAct loop of SPEC R1 written as
+// named steps (begin → build context → [call model → execute tools]* →
+// finish).
+type turnRun struct {
+	r        *Runtime
+	userID   int64
+	session  store.AgentSession
+	turn     int
+	question string
+	thinking bool
+	agent    string
+	registry *tools.Registry
+	dups     *dupDetector
+
+	msgs     []llm.Message // the conversation sent to the model
+	answer   string
+	steps    int
+	firstSeq int64 // seq of the turn's first event (for the trajectory)
+}
+
+// finalAnswerPrompt is sent (without tools) when the step limit is reached.
+const finalAnswerPrompt = "You have used every step available for this question. Do not call tools. " +
+	"Answer now with what you have found, say plainly what is still uncertain or missing, and cite your sources."
+
+// run executes the turn until an answer, the step limit, an error or a stop.
+func (t *turnRun) run(ctx context.Context) {
+	log := t.log()
+	t.emit(ctx, KindSession, SessionData{SessionID: t.session.ID})
+	var reason string
+	err := t.begin(ctx)
+	if err == nil {
+		reason, err = t.loop(ctx)
+	}
+	switch {
+	case err != nil && ctx.Err() != nil:
+		t.finish(ctx, stopReason(ctx))
+	case err != nil:
+		t.fail(ctx, err)
+	default:
+		t.finish(ctx, reason)
+	}
+	log.Debug("turn finished", "steps", t.steps)
+}
+
+// begin fires the start hooks, loads the history and records the question.
+func (t *turnRun) begin(ctx context.Context) error {
+	if t.turn == 1 {
+		t.hooks().Run(ctx, t.hookInput(HookSessionStart))
+	}
+	in := t.hookInput(HookUserPromptSubmit)
+	in.Prompt = t.question
+	t.hooks().Fire(ctx, in)
+	history, err := t.history(ctx)
+	if err != nil {
+		return err
+	}
+	user := llm.Message{Role: llm.RoleUser, Content: t.question}
+	if err := t.persist(ctx, 0, user); err != nil {
+		return err
+	}
+	t.msgs = append([]llm.Message{{Role: llm.RoleSystem, Content: t.systemPrompt()}}, history...)
+	t.msgs = append(t.msgs, user)
+	if block, err := t.tasksBlock(ctx); err != nil {
+		return err
+	} else if block != "" {
+		t.msgs = append(t.msgs, llm.Message{Role: llm.RoleUser, Content: block})
+	}
+	return nil
+}
+
+// history loads this agent's earlier messages, repaired (SPEC R8).
+func (t *turnRun) history(ctx context.Context) ([]llm.Message, error) {
+	rows, err := t.r.d.Store.AgentMessages(ctx, t.session.ID, t.agent)
+	if err != nil {
+		return nil, err
+	}
+	msgs := make([]llm.Message, 0, len(rows))
+	for _, row := range rows {
+		if row.Role == string(llm.RoleSystem) {
+			continue // the system prompt is rebuilt every turn
+		}
+		m, err := MessageFromRow(row)
+		if err != nil {
+			return nil, err
+		}
+		msgs = append(msgs, m)
+	}
+	repaired, n := RepairHistory(msgs)
+	if n > 0 {
+		t.log().Info("history repaired", "repairs", n)
+	}
+	return repaired, nil
+}
+
+// loop runs model steps until the model answers without tools or the step
+// limit forces a final answer.
+func (t *turnRun) loop(ctx context.Context) (string, error) {
+	for step := 1; step <= t.r.cfg.MaxSteps; step++ {
+		t.steps = step
+		resp, err := t.callModel(ctx, step, t.registry.Definitions())
+		if err != nil {
+			return "", err
+		}
+		if len(resp.Message.ToolCalls) == 0 {
+			t.answer = resp.Message.Content
+			return "answer", nil
+		}
+		results := t.executeCalls(ctx, step, resp.Message.ToolCalls)
+		t.msgs = append(t.msgs, results...)
+		if ctx.Err() != nil {
+			return "", ctx.Err()
+		}
+	}
+	t.msgs = append(t.msgs, llm.Message{Role: llm.RoleUser, Content: finalAnswerPrompt})
+	resp, err := t.callModel(ctx, t.steps+1, nil)
+	if err != nil {
+		return "", err
+	}
+	t.answer = resp.Message.Content
+	return "max_steps", nil
+}
+
+// callModel streams one completion, emitting thought/text events as they
+// arrive, records the assistant message and usage, and returns it. Missing
+// tool call ids were already filled by the client; empty ones are fixed
+// here too (R13 id repair).
+func (t *turnRun) callModel(ctx context.Context, step int, defs []llm.ToolDef) (llm.Response, error) {
+	buf := newDeltaBuffer(func(kind Kind, text string) { t.emit(ctx, kind, TextData{Text: text}) })
+	resp, err := t.r.d.Model.Stream(ctx, llm.Request{Messages: t.msgs, Tools: defs, Thinking: t.thinking}, buf.add)
+	buf.flush()
+	if err != nil {
+		return llm.Response{}, err
+	}
+	resp.Message.Role = llm.RoleAssistant
+	resp.Message.ToolCalls, _ = uniqueCallIDs(resp.Message.ToolCalls)
+	if err := t.persist(ctx, step, resp.Message); err != nil {
+		return llm.Response{}, err
+	}
+	t.msgs = append(t.msgs, resp.Message)
+	u := resp.Usage
+	t.emit(ctx, KindUsage, UsageData{Model: resp.Model, PromptTokens: u.PromptTokens,
+		CompletionTokens: u.CompletionTokens, TotalTokens: u.TotalTokens, Step: step})
+	in := t.hookInput(HookStepComplete)
+	in.Step, in.Model, in.PromptTokens, in.CompletionTokens = step, resp.Model, u.PromptTokens, u.CompletionTokens
+	t.hooks().Run(ctx, in)
+	return resp, nil
+}
+
+// finish ends the turn: done event, session-stop hook, trajectory.
+func (t *turnRun) finish(ctx context.Context, reason string) {
+	t.emit(ctx, KindDone, DoneData{Reason: reason, Answer: t.answer, Steps: t.steps})
+	in := t.hookInput(HookSessionStop)
+	in.Message = reason
+	t.hooks().Run(context.WithoutCancel(ctx), in)
+	t.writeTrajectory(context.WithoutCancel(ctx))
+}
+
+// fail reports an error and ends the turn.
+func (t *turnRun) fail(ctx context.Context, err error) {
+	class := llm.ClassOf(err).String()
+	var ie *InputError
+	msg := "The model call failed: " + userMessage(err)
+	if errors.As(err, &ie) {
+		msg = ie.Error()
+	}
+	t.log().Warn("turn failed", "err", err, "class", class)
+	t.emit(ctx, KindError, ErrorData{Message: msg, Class: class})
+	t.finish(ctx, "error")
+}
+
+// userMessage is an error as the user sees it: the classified LLM message
+// when there is one, a generic sentence otherwise.
+func userMessage(err error) string {
+	var le *llm.Error
+	if errors.As(err, &le) {
+		return fmt.Sprintf("%s (%s)", le.Message, le.Class)
+	}
+	return "an internal error occurred; it has been logged"
+}
+
+func stopReason(ctx context.Context) string {
+	if errors.Is(context.Cause(ctx), errUserStop) {
+		return "cancelled"
+	}
+	return "interrupted"
+}
+
+// emit appends an event; a failure to record it is logged (the turn goes
+// on: the conversation itself is persisted separately).
+func (t *turnRun) emit(ctx context.Context, kind Kind, payload any) {
+	e, err := t.r.d.Events.Append(ctx, t.session.ID, t.turn, t.agent, kind, payload)
+	if err != nil {
+		t.log().Error("recording event failed", "kind", kind, "err", err)
+		return
+	}
+	if kind == KindSession {
+		t.firstSeq = e.Seq // the turn's first event, emitted before any concurrency
+	}
+}
+
+// persist stores one message of this turn. It outlives a cancelled turn:
+// what happened is recorded even when the user stopped it.
+func (t *turnRun) persist(ctx context.Context, step int, msgs ...llm.Message) error {
+	rows := make([]*store.AgentMessage, 0, len(msgs))
+	for _, m := range msgs {
+		row, err := rowFromMessage(t.session.ID, t.turn, step, t.agent, m)
+		if err != nil {
+			return err
+		}
+		rows = append(rows, row)
+	}
+	return t.r.d.Store.AppendAgentMessages(context.WithoutCancel(ctx), rows)
+}
+
+func (t *turnRun) hooks() *Hooks { return t.r.d.Hooks }
+
+func (t *turnRun) hookInput(e HookEvent) HookInput {
+	return HookInput{Event: e, SessionID: t.session.ID, UserID: t.userID, Turn: t.turn, Agent: t.agent}
+}
+
+func (t *turnRun) log() *slog.Logger {
+	return t.r.d.Log.With("session", t.session.ID, "turn", t.turn, "agent", t.agent)
+}
