@@ -25,4 +25,3 @@ func (t *turnRun) tasksBlock(ctx context.Context) (string, error) {
 	}
 	return "[current tasks]\n" + self.Render(tasks), nil
 }
-

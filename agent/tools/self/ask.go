@@ -14,7 +14,6 @@ type AskArgs struct {
 	Options  []string `json:"options,omitempty" desc:"Suggested answers shown as buttons (the user may also type their own)"`
 }
 
-
 // AskUser returns the ask_user tool: it pauses the turn, shows a question
 // card and returns the user's answer. It is not available to sub-agents.
 func AskUser() tools.Tool {
