@@ -255,3 +255,32 @@ func TestAskUserAndPermissionOverHTTP(t *testing.T) {
 		t.Fatalf("model got %q", got)
 	}
 }
+
+func TestClientDisconnectMidTurn(t *testing.T) {
+	a := newApp(t, nil)
+	c := a.setupAdmin()
+	s := createSession(t, c)
+	a.fake.Enqueue(
+		llmtest.ToolCalls(llmtest.Call{ID: "c1", Name: "todo_write", Args: `{"todos":[{"id":"t1","subject":"x","status":"pending"}]}`}),
+		llmtest.Text("answer after ", "the client left").WithDelay(300*time.Millisecond, 0),
+	)
+	stream := c.openEvents(t, s)
+	expectStatus(t, "start", c.postJSON("/api/sessions/"+s+"/turns", `{"question":"go"}`), http.StatusAccepted)
+	seen := stream.until("tool_call")
+	last := seen[len(seen)-1].ID
+	stream.res.Body.Close() // the browser tab goes away mid-turn
+
+	if err := a.rt.Wait(context.Background(), s); err != nil {
+		t.Fatal(err)
+	}
+	resumed := c.openEvents(t, s, "Last-Event-ID", strconv.FormatInt(last, 10))
+	rest := resumed.until("done")
+	for i, f := range rest {
+		if f.ID != last+int64(i)+1 {
+			t.Fatalf("after reconnect frame %d has id %d: gap or duplicate", i, f.ID)
+		}
+	}
+	if d := rest[len(rest)-1].Data; d["reason"] != "answer" || d["answer"] != "answer after the client left" {
+		t.Fatalf("done %v", d)
+	}
+}
