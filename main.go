@@ -102,14 +102,14 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	}
 	defer st.Close()
 	accounts := auth.NewAccounts(st, auth.Options{})
-	rt, events, err := newRuntime(cfg, st, log)
+	rt, events, model, err := newRuntime(cfg, st, log)
 	if err != nil {
 		return err
 	}
 	var ready atomic.Bool
 	srv, err := handlers.New(handlers.Deps{
 		Config: cfg, Store: st, Accounts: accounts, Log: log, Static: static.FS,
-		Ready: &ready, Version: buildVersion(), Agent: rt, Events: events,
+		Ready: &ready, Version: buildVersion(), Agent: rt, Events: events, Model: model,
 	})
 	if err != nil {
 		return err
@@ -200,7 +200,7 @@ func prepare(ctx context.Context, cfg config.Config, st *store.Store, accounts *
 
 // newRuntime wires the agent runtime: the model client, event log, hooks
 // (built-in plus DATA_DIR/hooks.json), permissions and the tool registry.
-func newRuntime(cfg config.Config, st *store.Store, log *slog.Logger) (*agent.Runtime, *agent.EventLog, error) {
+func newRuntime(cfg config.Config, st *store.Store, log *slog.Logger) (*agent.Runtime, *agent.EventLog, *llm.Client, error) {
 	model := llm.New(llm.Config{BaseURL: cfg.LLMBaseURL, APIKey: cfg.LLMAPIKey, Model: cfg.LLMModel,
 		FallbackModel: cfg.LLMFallbackModel, FallbackChain: cfg.LLMFallbackChain, Log: log})
 	events := agent.NewEventLog(st, agent.NewBroker())
@@ -208,18 +208,18 @@ func newRuntime(cfg config.Config, st *store.Store, log *slog.Logger) (*agent.Ru
 	hooks.RegisterBuiltins(st, agent.NewMetrics(), log)
 	hooksFile := filepath.Join(cfg.DataDir, "hooks.json")
 	if n, err := hooks.LoadCommandHooks(hooksFile); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	} else if n > 0 {
 		log.Info("command hooks loaded", "count", n, "file", hooksFile)
 	}
 	rt := agent.New(agent.Config{
 		MaxSteps: cfg.AgentMaxSteps, ToolTimeout: cfg.AgentToolTimeout, MaxToolOutput: cfg.AgentMaxToolOutput,
-		DataDir: cfg.DataDir, AutoMode: true, DefaultThinking: cfg.LLMEnableThinking,
+		DataDir: cfg.DataDir, DefaultThinking: cfg.LLMEnableThinking,
 	}, agent.Deps{
 		Store: st, Model: model, Events: events, Hooks: hooks, Perms: agent.NewPermissions(st, true), Log: log,
 		Registry: func() *tools.Registry { return agent.StandardRegistry(st) },
 	})
-	return rt, events, nil
+	return rt, events, model, nil
 }
 
 // backup writes a consistent copy of the database to dest (SPEC O5).

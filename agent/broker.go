@@ -11,8 +11,9 @@ const subscriberBuffer = 512
 // Broker fans events out to live subscribers per session without ever
 // blocking the publisher. It is safe for concurrent use.
 type Broker struct {
-	mu   sync.Mutex
-	subs map[string]map[*Subscription]struct{}
+	mu     sync.Mutex
+	subs   map[string]map[*Subscription]struct{}
+	closed bool // after CloseAll, new subscriptions start closed
 }
 
 // Subscription receives a session's events in order on C until it is
@@ -39,6 +40,10 @@ func (b *Broker) Subscribe(session string) *Subscription {
 	s := &Subscription{C: c, c: c, session: session}
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	if b.closed {
+		close(c)
+		return s
+	}
 	if b.subs[session] == nil {
 		b.subs[session] = map[*Subscription]struct{}{}
 	}
@@ -93,6 +98,7 @@ func (b *Broker) CloseSession(session string) {
 func (b *Broker) CloseAll() {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	b.closed = true
 	for _, set := range b.subs {
 		for s := range set {
 			b.remove(s)

@@ -8,6 +8,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/astroresearch/astroresearch/agent/llm"
@@ -46,12 +47,14 @@ func (t *turnRun) executeCalls(ctx context.Context, step int, calls []llm.ToolCa
 	for _, c := range runs {
 		t.emit(ctx, KindToolCall, ToolCallData{ID: c.call.ID, Name: c.call.Name, Arguments: c.call.Arguments, Step: step})
 	}
+	t.cancelUnstarted(ctx, runs)
 	for _, c := range runs {
 		if !c.resolved {
 			t.preToolUse(ctx, step, c)
 		}
 	}
 	for _, c := range runs {
+		t.cancelUnstarted(ctx, runs)
 		if !c.resolved {
 			t.checkPermission(ctx, c)
 		}
@@ -79,11 +82,26 @@ func (t *turnRun) executeCalls(ctx context.Context, step int, calls []llm.ToolCa
 		for i, j := range batch {
 			group[i] = runnable[j]
 		}
+		t.cancelUnstarted(ctx, group)
 		t.runBatch(ctx, step, group)
 		finishUpTo(group[len(group)-1].idx + 1)
 	}
 	finishUpTo(len(runs))
 	return out
+}
+
+// cancelUnstarted resolves every call not yet resolved as cancelled once
+// the user has stopped the turn: Block means "finish what started", never
+// "start after the stop".
+func (t *turnRun) cancelUnstarted(ctx context.Context, runs []*callRun) {
+	if ctx.Err() == nil {
+		return
+	}
+	for _, c := range runs {
+		if !c.resolved {
+			c.resolve("cancelled", tools.Errorf("Not run: the user stopped the turn before %s started.", c.call.Name))
+		}
+	}
 }
 
 // validate resolves calls that cannot run: empty ids, unknown tools,
@@ -164,6 +182,16 @@ func (t *turnRun) preToolUse(ctx context.Context, step int, c *callRun) {
 // runBatch runs one batch: its calls in parallel when there are several.
 // A failed sibling-abort call cancels the others of the batch.
 func (t *turnRun) runBatch(ctx context.Context, step int, batch []*callRun) {
+	var pending []*callRun
+	for _, c := range batch {
+		if !c.resolved {
+			pending = append(pending, c)
+		}
+	}
+	batch = pending
+	if len(batch) == 0 {
+		return
+	}
 	batchCtx, abort := context.WithCancelCause(ctx)
 	defer abort(nil)
 	if len(batch) == 1 {
@@ -192,9 +220,13 @@ func (t *turnRun) runOne(turnCtx, batchCtx context.Context, abort context.Cancel
 	if c.caps.Interrupt == tools.Block {
 		runCtx = context.WithoutCancel(batchCtx) // writers finish what they started
 	}
-	runCtx, cancel := context.WithTimeout(runCtx, t.r.cfg.ToolTimeout)
+	cancel := context.CancelFunc(func() {})
+	if !c.caps.Interactive {
+		runCtx, cancel = context.WithTimeout(runCtx, t.r.cfg.ToolTimeout)
+	}
 	defer cancel()
-	tc := t.toolContext(turnCtx, c)
+	tc, closeTC := t.liveToolContext(turnCtx, c)
+	defer closeTC() // a tool that outlives its call can no longer emit events
 	start := time.Now()
 	type outcome struct {
 		res tools.Result
@@ -250,17 +282,37 @@ func (t *turnRun) resolveStopped(turnCtx, batchCtx, runCtx context.Context, c *c
 	}
 }
 
-// toolContext builds what the tool sees.
+// toolContext builds what the tool sees (for permission rules: no events).
 func (t *turnRun) toolContext(ctx context.Context, c *callRun) *tools.Context {
-	return &tools.Context{
+	tc, closeTC := t.liveToolContext(ctx, c)
+	closeTC()
+	return tc
+}
+
+// liveToolContext builds what a running tool sees. Its progress and
+// question channels work until the returned close function is called; a
+// tool that ignores its context and lingers cannot emit events into later
+// turns.
+func (t *turnRun) liveToolContext(ctx context.Context, c *callRun) (*tools.Context, func()) {
+	var closed atomic.Bool
+	ask := t.askFunc(ctx)
+	tc := &tools.Context{
 		Services: t.r.d.Services, SessionID: t.session.ID, UserID: t.userID, AgentName: t.agent,
 		ToolCallID: c.call.ID, Thinking: t.thinking, Registry: t.registry,
 		Log: t.log().With("tool", c.call.Name, "tool_call_id", c.call.ID),
 		Progress: func(text string) {
-			t.emit(ctx, KindToolProgress, ToolProgressData{ID: c.call.ID, Progress: text})
+			if !closed.Load() {
+				t.emit(ctx, KindToolProgress, ToolProgressData{ID: c.call.ID, Progress: text})
+			}
 		},
-		Ask: t.askFunc(ctx),
+		Ask: func(callCtx context.Context, q string, options []string) (string, error) {
+			if closed.Load() {
+				return "", errors.New("the tool call has ended")
+			}
+			return ask(callCtx, q, options)
+		},
 	}
+	return tc, func() { closed.Store(true) }
 }
 
 // complete finishes a resolved call: large output persisted, PostToolUse
@@ -271,7 +323,7 @@ func (t *turnRun) complete(ctx context.Context, step int, c *callRun) llm.Messag
 		output += "\n\n" + c.extra
 	}
 	meta := c.res.Metadata
-	stub, path, err := persistLargeOutput(t.r.cfg.DataDir, c.call.ID, output, t.r.cfg.MaxToolOutput)
+	stub, path, err := persistLargeOutput(t.r.cfg.DataDir, t.session.ID, c.call.ID, output, t.r.cfg.MaxToolOutput)
 	if err != nil {
 		t.log().Error("persisting a large output failed", "err", err)
 		stub = truncateRunes(output, t.r.cfg.MaxToolOutput) + "\n[output truncated]"

@@ -3,6 +3,9 @@ package agent
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
+
+	"github.com/google/uuid"
 
 	"github.com/astroresearch/astroresearch/agent/llm"
 	"github.com/astroresearch/astroresearch/store"
@@ -62,8 +65,8 @@ func RepairHistory(msgs []llm.Message) ([]llm.Message, int) {
 }
 
 // uniqueCallIDs gives repeated (or empty) ids within one assistant message
-// a distinct id, so each call can be paired with one result. The slice is
-// copied only when something changes.
+// a fresh UUID-based id, so each call can be paired with one result. The
+// slice is copied only when something changes.
 func uniqueCallIDs(calls []llm.ToolCall) ([]llm.ToolCall, int) {
 	seen := make(map[string]bool, len(calls))
 	var out []llm.ToolCall
@@ -73,7 +76,7 @@ func uniqueCallIDs(calls []llm.ToolCall) ([]llm.ToolCall, int) {
 			if out == nil {
 				out = append([]llm.ToolCall(nil), calls...)
 			}
-			c.ID = fmt.Sprintf("%s_dup%d", c.ID, i)
+			c.ID = "call_" + strings.ReplaceAll(uuid.NewString(), "-", "")
 			out[i] = c
 			n++
 		}

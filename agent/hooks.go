@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"strings"
 	"sync"
@@ -95,9 +96,10 @@ type registeredHook struct {
 // Hooks dispatches lifecycle events to registered hooks in registration
 // order. Safe for concurrent use.
 type Hooks struct {
-	log *slog.Logger
-	mu  sync.RWMutex
-	by  map[HookEvent][]registeredHook
+	log   *slog.Logger
+	mu    sync.RWMutex
+	by    map[HookEvent][]registeredHook
+	fired sync.WaitGroup // fire-and-forget runs, awaited by Wait
 }
 
 // NewHooks returns an empty dispatcher.
@@ -133,9 +135,15 @@ func (h *Hooks) Run(ctx context.Context, in HookInput) HookDecision {
 		if r.tools != nil && !r.tools[in.Tool] {
 			continue
 		}
-		d, err := r.hook.Handle(ctx, in)
+		d, err := h.call(ctx, r, in)
 		if err != nil {
 			h.log.Warn("hook failed", "hook", r.name, "event", in.Event, "tool", in.Tool, "err", err)
+			if in.Event == HookPreToolUse {
+				// A policy check that cannot answer refuses the call
+				// rather than letting it through unchecked.
+				out.Block = true
+				reasons = append(reasons, fmt.Sprintf("the check %s failed", r.name))
+			}
 			continue
 		}
 		if d.Block {
@@ -157,8 +165,25 @@ func (h *Hooks) Run(ctx context.Context, in HookInput) HookDecision {
 	return out
 }
 
+// call runs one hook, turning a panic into an error.
+func (h *Hooks) call(ctx context.Context, r registeredHook, in HookInput) (d HookDecision, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("hook panicked: %v", p)
+		}
+	}()
+	return r.hook.Handle(ctx, in)
+}
+
 // Fire runs the hooks of an observe-only event without waiting (SPEC R16:
 // UserPromptSubmit is fire-and-forget).
 func (h *Hooks) Fire(ctx context.Context, in HookInput) {
-	go h.Run(context.WithoutCancel(ctx), in)
+	h.fired.Add(1)
+	go func() {
+		defer h.fired.Done()
+		h.Run(context.WithoutCancel(ctx), in)
+	}()
 }
+
+// Wait blocks until every fired hook has finished (shutdown).
+func (h *Hooks) Wait() { h.fired.Wait() }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -28,16 +29,18 @@ func outputFileName(toolCallID string) string {
 }
 
 // persistLargeOutput writes output over limit characters to
-// {dataDir}/tool-results/{id}.txt once (create-new; an existing file is
-// kept, so a retry is idempotent) and returns the stub the model gets
-// instead, plus the file's path relative to the data dir (SPEC R14). Output
-// within the limit is returned unchanged with an empty path.
-func persistLargeOutput(dataDir, toolCallID, output string, limit int) (string, string, error) {
+// {dataDir}/tool-results/{session}/{id}.txt once (create-new; an existing
+// file is kept, so a retry is idempotent) and returns the stub the model
+// gets instead, plus the file's path relative to the data dir (SPEC R14).
+// The session directory keeps providers' repeated ids (call_0, ...) of
+// different sessions and users apart. Output within the limit is returned
+// unchanged with an empty path.
+func persistLargeOutput(dataDir, session, toolCallID, output string, limit int) (string, string, error) {
 	n := utf8.RuneCountInString(output)
 	if n <= limit {
 		return output, "", nil
 	}
-	rel := filepath.Join("tool-results", outputFileName(toolCallID))
+	rel := filepath.Join("tool-results", strings.TrimSuffix(outputFileName(session), ".txt"), outputFileName(toolCallID))
 	full := filepath.Join(dataDir, rel)
 	if err := os.MkdirAll(filepath.Dir(full), 0o750); err != nil {
 		return "", "", fmt.Errorf("agent: tool-results dir: %w", err)

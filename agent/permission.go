@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"path"
 	"strings"
 
 	"github.com/astroresearch/astroresearch/agent/tools"
@@ -71,10 +70,8 @@ func matchRules(rules []store.PermissionRule, tool, summary string) tools.Permis
 		if r.Tool != "*" && r.Tool != tool {
 			continue
 		}
-		if r.Pattern != "*" && r.Pattern != "" {
-			if ok, err := path.Match(r.Pattern, summary); err != nil || !ok {
-				continue
-			}
+		if r.Pattern != "*" && r.Pattern != "" && !globMatch(r.Pattern, summary) {
+			continue
 		}
 		switch r.Decision {
 		case "deny":
@@ -94,13 +91,47 @@ func matchRules(rules []store.PermissionRule, tool, summary string) tools.Permis
 	return tools.DecisionNone
 }
 
-// argumentSummary is what rule patterns match: the arguments' JSON with
-// whitespace removed (e.g. a pattern `*"command":"ls*` for run_bash).
+// argumentSummary is what rule patterns match: the arguments' JSON,
+// compact, keys sorted, no HTML escaping (e.g. a pattern
+// `*"command":"rm *` for run_bash).
 func argumentSummary(args json.RawMessage) string {
 	var v any
 	if json.Unmarshal(args, &v) != nil {
 		return strings.TrimSpace(string(args))
 	}
-	b, _ := json.Marshal(v)
-	return string(b)
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if enc.Encode(v) != nil {
+		return strings.TrimSpace(string(args))
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// globMatch reports whether s matches pattern, where "*" matches any run of
+// characters (slashes included, unlike path.Match) and "?" any one
+// character. Every other character matches itself.
+func globMatch(pattern, s string) bool {
+	p, str := []rune(pattern), []rune(s)
+	pi, si, star, mark := 0, 0, -1, 0
+	for si < len(str) {
+		switch {
+		case pi < len(p) && (p[pi] == '?' || p[pi] == str[si]):
+			pi++
+			si++
+		case pi < len(p) && p[pi] == '*':
+			star, mark = pi, si
+			pi++
+		case star >= 0:
+			pi = star + 1
+			mark++
+			si = mark
+		default:
+			return false
+		}
+	}
+	for pi < len(p) && p[pi] == '*' {
+		pi++
+	}
+	return pi == len(p)
 }

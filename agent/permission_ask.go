@@ -34,10 +34,15 @@ func (t *turnRun) askPermission(ctx context.Context, c *callRun, reason string) 
 	t.hooks().Run(ctx, in)
 	t.emit(ctx, KindPermissionRequest, PermissionRequestData{RequestID: id, ToolCallID: c.call.ID,
 		Tool: c.call.Name, Arguments: string(c.args), Reason: reason})
-	decision, err := item.wait(ctx)
+	waitCtx, cancel := context.WithTimeout(ctx, t.r.cfg.AskTimeout)
+	defer cancel()
+	decision, err := item.wait(waitCtx)
 	switch {
-	case err != nil:
+	case err != nil && ctx.Err() != nil:
 		c.resolve("cancelled", tools.Errorf("Cancelled while waiting for the user's permission to run %s.", c.call.Name))
+	case err != nil:
+		c.resolve("denied", tools.Errorf("Nobody answered the permission request for %s within %s, so it was not run. "+
+			"Continue without it or ask the user.", c.call.Name, t.r.cfg.AskTimeout))
 	case decision == Deny:
 		c.resolve("denied", tools.Errorf("The user denied permission to run %s. Do not retry it; find another way or ask the user.", c.call.Name))
 	case decision == AllowAlways:

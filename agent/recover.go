@@ -18,18 +18,15 @@ func (r *Runtime) Recover(ctx context.Context) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	for _, last := range open {
-		if err := r.closeInterrupted(ctx, last.SessionID, last.Turn, last.Agent); err != nil {
-			return 0, fmt.Errorf("agent: recover session %s: %w", last.SessionID, err)
+	for _, u := range open {
+		if err := r.closeInterrupted(ctx, u.SessionID, u.Turn, LeadAgent); err != nil {
+			return 0, fmt.Errorf("agent: recover session %s: %w", u.SessionID, err)
 		}
 	}
 	return len(open), nil
 }
 
 func (r *Runtime) closeInterrupted(ctx context.Context, session string, turn int, agentName string) error {
-	if agentName == "" {
-		agentName = LeadAgent
-	}
 	rows, err := r.d.Store.AgentMessages(ctx, session, agentName)
 	if err != nil {
 		return err

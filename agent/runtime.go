@@ -41,8 +41,6 @@ type Config struct {
 	MaxToolOutput int           // AGENT_MAX_TOOL_OUTPUT_CHARS (4000)
 	AskTimeout    time.Duration // ask_user wait (5 min)
 	DataDir       string        // tool-results/ and trajectories/ live here
-	// AutoMode lets read-only tools run without asking (R15).
-	AutoMode bool
 	// DefaultThinking is the thinking flag of turns that do not say
 	// (LLM_ENABLE_THINKING).
 	DefaultThinking bool
@@ -95,10 +93,13 @@ type Runtime struct {
 	closed  bool
 }
 
+// runningTurn is the registry entry of a running turn; its fields are
+// guarded by Runtime.mu.
 type runningTurn struct {
-	turn   int
-	cancel context.CancelCauseFunc
-	done   chan struct{}
+	turn      int
+	cancel    context.CancelCauseFunc
+	done      chan struct{}
+	finishing bool // done has been emitted; only bookkeeping remains
 }
 
 // errUserStop is the cancellation cause of a user's stop.
@@ -140,25 +141,26 @@ func (r *Runtime) StartTurn(ctx context.Context, userID int64, sessionID string,
 	if err != nil {
 		return 0, err
 	}
-	rt, err := r.claim(sessionID)
+	turnCtx, cancel := context.WithCancelCause(r.base)
+	rt, err := r.claim(ctx, sessionID, cancel)
 	if err != nil {
+		cancel(nil)
 		return 0, err
 	}
 	turn, err := r.d.Store.BeginAgentTurn(ctx, sessionID, r.d.Model.ActiveModel(), titleFrom(q))
 	if err != nil {
+		cancel(nil)
 		r.release(sessionID, rt)
+		r.wg.Done()
 		return 0, err
 	}
-	rt.turn = turn
-	turnCtx, cancel := context.WithCancelCause(r.base)
-	rt.cancel = cancel
+	r.setTurn(rt, turn)
 	thinking := r.cfg.DefaultThinking
 	if req.Thinking != nil {
 		thinking = *req.Thinking
 	}
 	t := &turnRun{r: r, userID: userID, session: sess, turn: turn, question: q, thinking: thinking,
-		agent: LeadAgent, registry: r.d.Registry(), dups: &dupDetector{}}
-	r.wg.Add(1)
+		agent: LeadAgent, registry: r.d.Registry(), dups: &dupDetector{}, handle: rt}
 	go func() {
 		defer r.wg.Done()
 		defer r.release(sessionID, rt)
@@ -181,18 +183,49 @@ func titleFrom(q string) string {
 	return q
 }
 
-func (r *Runtime) claim(session string) (*runningTurn, error) {
+// claim reserves the session for a new turn and counts it in the wait
+// group (the caller must eventually call release and wg.Done). A turn that
+// has already emitted done but is still writing its trajectory is waited
+// for, so a client that starts the next turn on "done" never gets a 409.
+func (r *Runtime) claim(ctx context.Context, session string, cancel context.CancelCauseFunc) (*runningTurn, error) {
+	for {
+		r.mu.Lock()
+		if r.closed {
+			r.mu.Unlock()
+			return nil, ErrShuttingDown
+		}
+		cur, busy := r.running[session]
+		if !busy {
+			rt := &runningTurn{done: make(chan struct{}), cancel: cancel}
+			r.running[session] = rt
+			r.wg.Add(1)
+			r.mu.Unlock()
+			return rt, nil
+		}
+		finishing := cur.finishing
+		r.mu.Unlock()
+		if !finishing {
+			return nil, ErrTurnRunning
+		}
+		select {
+		case <-cur.done:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+}
+
+func (r *Runtime) setTurn(rt *runningTurn, turn int) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.closed {
-		return nil, ErrShuttingDown
-	}
-	if _, busy := r.running[session]; busy {
-		return nil, ErrTurnRunning
-	}
-	rt := &runningTurn{done: make(chan struct{})}
-	r.running[session] = rt
-	return rt, nil
+	rt.turn = turn
+}
+
+// markFinishing records that the turn has nothing left but bookkeeping.
+func (r *Runtime) markFinishing(rt *runningTurn) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	rt.finishing = true
 }
 
 func (r *Runtime) release(session string, rt *runningTurn) {
@@ -225,7 +258,7 @@ func (r *Runtime) Cancel(ctx context.Context, userID int64, sessionID string) er
 	r.mu.Lock()
 	rt, ok := r.running[sessionID]
 	r.mu.Unlock()
-	if !ok || rt.cancel == nil {
+	if !ok || rt.finishing {
 		return ErrNoTurn
 	}
 	rt.cancel(errUserStop)
@@ -277,7 +310,7 @@ func (r *Runtime) Shutdown(ctx context.Context) error {
 	r.mu.Unlock()
 	r.stopBase()
 	done := make(chan struct{})
-	go func() { r.wg.Wait(); close(done) }()
+	go func() { r.wg.Wait(); r.d.Hooks.Wait(); close(done) }()
 	select {
 	case <-done:
 		return nil

@@ -231,7 +231,7 @@ func TestLargeOutputPersisted(t *testing.T) {
 	if !strings.HasPrefix(sent, "<persisted-output") || len(sent) > 3000 {
 		t.Fatalf("model got %d chars: %.100q", len(sent), sent)
 	}
-	b, err := os.ReadFile(filepath.Join(h.dir, "tool-results", "big1.txt"))
+	b, err := os.ReadFile(filepath.Join(h.dir, "tool-results", s, "big1.txt"))
 	if err != nil || len(b) != 10000 {
 		t.Fatalf("persisted file: %d bytes, %v", len(b), err)
 	}
@@ -595,8 +595,8 @@ esac
 	if msgs[1].Content != "echo: rewritten\n\nnote from hook" {
 		t.Errorf("mutated: %q", msgs[1].Content)
 	}
-	if msgs[2].Content != "echo: broken" {
-		t.Errorf("a broken hook must not stop the call: %q", msgs[2].Content)
+	if !strings.Contains(msgs[2].Content, "blocked: the check command:") || !strings.Contains(msgs[2].Content, "failed") {
+		t.Errorf("a PreToolUse hook that fails must refuse the call (fail closed): %q", msgs[2].Content)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // trajectoryLine is one line of a turn's JSONL trajectory (SPEC R9).
@@ -30,12 +31,19 @@ func (t *turnRun) exportTrajectory(ctx context.Context) error {
 	if err := os.MkdirAll(dir, 0o750); err != nil {
 		return err
 	}
-	path := filepath.Join(dir, fmt.Sprintf("turn-%04d-%s.jsonl", t.turn, t.agent))
+	path := filepath.Join(dir, fmt.Sprintf("turn-%04d-%s.jsonl", t.turn, strings.TrimSuffix(outputFileName(t.agent), ".txt")))
 	f, err := os.Create(path)
 	if err != nil {
 		return err
 	}
-	defer f.Close()
+	if err := writeTrajectoryTo(ctx, t, f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+func writeTrajectoryTo(ctx context.Context, t *turnRun, f *os.File) error {
 	w := bufio.NewWriter(f)
 	enc := json.NewEncoder(w)
 	rows, err := t.r.d.Store.AllAgentMessages(ctx, t.session.ID)
@@ -68,8 +76,5 @@ func (t *turnRun) exportTrajectory(ctx context.Context) error {
 			break
 		}
 	}
-	if err := w.Flush(); err != nil {
-		return err
-	}
-	return f.Close()
+	return w.Flush()
 }

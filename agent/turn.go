@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"runtime/debug"
 
 	"github.com/astroresearch/astroresearch/agent/llm"
 	"github.com/astroresearch/astroresearch/agent/tools"
@@ -24,11 +25,13 @@ type turnRun struct {
 	agent    string
 	registry *tools.Registry
 	dups     *dupDetector
+	handle   *runningTurn // nil for turns not started by StartTurn (recovery)
 
 	msgs     []llm.Message // the conversation sent to the model
 	answer   string
 	steps    int
 	firstSeq int64 // seq of the turn's first event (for the trajectory)
+	finished bool  // done emitted
 }
 
 // finalAnswerPrompt is sent (without tools) when the step limit is reached.
@@ -36,8 +39,17 @@ const finalAnswerPrompt = "You have used every step available for this question.
 	"Answer now with what you have found, say plainly what is still uncertain or missing, and cite your sources."
 
 // run executes the turn until an answer, the step limit, an error or a stop.
+// A panic anywhere in the turn (a hook, a tool's own rule) is recovered
+// into an error and done, never a crashed server.
 func (t *turnRun) run(ctx context.Context) {
 	log := t.log()
+	defer func() {
+		if p := recover(); p != nil {
+			log.Error("turn panicked", "panic", p, "stack", string(debug.Stack()))
+			t.emit(ctx, KindError, ErrorData{Message: "An internal error stopped this turn; it has been logged.", Class: "internal"})
+			t.finish(ctx, "error")
+		}
+	}()
 	t.emit(ctx, KindSession, SessionData{SessionID: t.session.ID})
 	var reason string
 	err := t.begin(ctx)
@@ -145,6 +157,11 @@ func (t *turnRun) callModel(ctx context.Context, step int, defs []llm.ToolDef) (
 		return llm.Response{}, err
 	}
 	resp.Message.Role = llm.RoleAssistant
+	if len(defs) == 0 {
+		// No tools were offered (the forced final answer): calls the model
+		// makes anyway cannot run and must not enter the conversation.
+		resp.Message.ToolCalls = nil
+	}
 	resp.Message.ToolCalls, _ = uniqueCallIDs(resp.Message.ToolCalls)
 	if err := t.persist(ctx, step, resp.Message); err != nil {
 		return llm.Response{}, err
@@ -159,12 +176,21 @@ func (t *turnRun) callModel(ctx context.Context, step int, defs []llm.ToolDef) (
 	return resp, nil
 }
 
-// finish ends the turn: done event, session-stop hook, trajectory.
+// finish ends the turn: session-stop hook, done event, trajectory. Once
+// done is out the turn is "finishing": a new turn waits for it instead of
+// being refused.
 func (t *turnRun) finish(ctx context.Context, reason string) {
-	t.emit(ctx, KindDone, DoneData{Reason: reason, Answer: t.answer, Steps: t.steps})
+	if t.finished {
+		return
+	}
+	t.finished = true
 	in := t.hookInput(HookSessionStop)
 	in.Message = reason
 	t.hooks().Run(context.WithoutCancel(ctx), in)
+	if t.handle != nil {
+		t.r.markFinishing(t.handle)
+	}
+	t.emit(ctx, KindDone, DoneData{Reason: reason, Answer: t.answer, Steps: t.steps})
 	t.writeTrajectory(context.WithoutCancel(ctx))
 }
 

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strconv"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -30,7 +31,9 @@ func (s *Server) adminModel(c echo.Context) (views.AdminPage, error) {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	me := currentUser(c)
+	primary, active, switched := s.model.FallbackState()
 	page := views.AdminPage{
+		Model: views.ModelInfo{Endpoint: s.cfg.LLMBaseURL, Primary: primary, Active: active, Switched: switched},
 		Chrome: s.chrome(c, "Admin", "admin"),
 		System: views.SystemInfo{
 			Version: s.version, Uptime: s.now().Sub(s.started), DatabaseBytes: size,
@@ -142,6 +145,24 @@ func (s *Server) adminResetPassword(c echo.Context) error {
 	}
 	s.log.Info("password reset", "user", u.Username, "by", currentUser(c).Username)
 	s.flash(c, fmt.Sprintf("Password of %s reset; their sessions have ended.", u.Username))
+	return s.redirect(c, "/admin")
+}
+
+// maxModelName bounds a model name typed by an admin.
+const maxModelName = 200
+
+// adminSetModel switches the active model at run time (SPEC R5); the
+// fallback state starts over from it.
+func (s *Server) adminSetModel(c echo.Context) error {
+	name := strings.TrimSpace(c.FormValue("model"))
+	if name == "" || len(name) > maxModelName || strings.ContainsAny(name, "\r\n\t") {
+		return s.adminFail(c, http.StatusUnprocessableEntity, func(p *views.AdminPage) {
+			p.Error = "Enter a model name (at most 200 characters), as the endpoint lists it."
+		})
+	}
+	s.model.SetModel(name)
+	s.log.Info("model switched", "model", name, "by", currentUser(c).Username)
+	s.flash(c, fmt.Sprintf("New turns now use the model %s.", name))
 	return s.redirect(c, "/admin")
 }
 

@@ -79,3 +79,19 @@ func TestAdminBackup(t *testing.T) {
 		t.Fatalf("backup file %s: %v", path, err)
 	}
 }
+
+func TestAdminSwitchesModel(t *testing.T) {
+	a := newApp(t, nil)
+	admin := a.setupAdmin()
+	page := admin.get("/admin")
+	if !strings.Contains(page.body, `data-testid="model-info"`) || !strings.Contains(page.body, "test-model") {
+		t.Fatalf("model section missing:\n%s", page.body)
+	}
+	expectStatus(t, "empty model", admin.postForm("/admin/model", url.Values{"model": {" "}}), http.StatusUnprocessableEntity)
+	expectStatus(t, "switch", admin.postForm("/admin/model", url.Values{"model": {"qwen-max"}}), http.StatusSeeOther)
+	if got := a.model.ActiveModel(); got != "qwen-max" {
+		t.Fatalf("active model %q", got)
+	}
+	m := a.member("edwin", "expanding-universe")
+	expectStatus(t, "member switch", m.postForm("/admin/model", url.Values{"model": {"x"}}), http.StatusForbidden)
+}

@@ -58,6 +58,7 @@ type testApp struct {
 	base     string // BASE_PATH
 
 	fake       *llmtest.Server
+	model      *llm.Client
 	rt         *agent.Runtime
 	events     *agent.EventLog
 	extraTools *[]tools.Tool // added to every turn's registry
@@ -126,11 +127,11 @@ func newAppLogged(t testing.TB, env map[string]string, log *slog.Logger) *testAp
 		events.Broker().CloseAll()
 	})
 	srv, err := New(Deps{Config: cfg, Store: st, Accounts: accounts, Static: staticFS, Now: clock.Now,
-		Ready: ready, Version: "test", DataDir: dir, Log: log, Agent: rt, Events: events})
+		Ready: ready, Version: "test", DataDir: dir, Log: log, Agent: rt, Events: events, Model: model})
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := &testApp{t: t, srv: srv, clock: clock, store: st, accounts: accounts, ready: ready, base: cfg.BasePath,
+	a := &testApp{t: t, srv: srv, model: model, clock: clock, store: st, accounts: accounts, ready: ready, base: cfg.BasePath,
 		fake: fake, rt: rt, events: events, extraTools: extra}
 	a.http = httptest.NewServer(srv.Echo())
 	t.Cleanup(a.http.Close)

@@ -73,6 +73,7 @@ func (s *Server) routes() {
 	admin.POST("/users/:id/disabled", s.adminSetDisabled)
 	admin.POST("/users/:id/password", s.adminResetPassword)
 	admin.POST("/backup", s.adminBackup)
+	admin.POST("/model", s.adminSetModel)
 
 	// (c) JSON API for the signed-in caller (cookie or Bearer token).
 	s.api = root.Group("/api", s.loadSession, s.authenticate, s.requireUser, deadline(pageDeadline))

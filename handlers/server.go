@@ -35,6 +35,15 @@ type Deps struct {
 	// Agent runs research turns; Events is its event log.
 	Agent  *agent.Runtime
 	Events *agent.EventLog
+	// Model is the LLM client's model switch, shown and set on the admin page.
+	Model ModelControl
+}
+
+// ModelControl is the run-time model switch of the LLM client (SPEC R5).
+type ModelControl interface {
+	ActiveModel() string
+	SetModel(name string)
+	FallbackState() (primary, active string, switched bool)
 }
 
 // Server holds the handlers' shared state. Create it with New.
@@ -54,6 +63,7 @@ type Server struct {
 	metrics  metrics
 	agent    *agent.Runtime
 	events   *agent.EventLog
+	model    ModelControl
 	e        *echo.Echo
 
 	bookmarklet, api *echo.Group
@@ -61,7 +71,7 @@ type Server struct {
 
 // New builds the echo instance with every route and middleware.
 func New(d Deps) (*Server, error) {
-	if d.Store == nil || d.Accounts == nil || d.Log == nil || d.Static == nil || d.Ready == nil || d.Agent == nil || d.Events == nil {
+	if d.Store == nil || d.Accounts == nil || d.Log == nil || d.Static == nil || d.Ready == nil || d.Agent == nil || d.Events == nil || d.Model == nil {
 		return nil, fmt.Errorf("handlers: incomplete dependencies")
 	}
 	if d.Now == nil {
@@ -73,7 +83,7 @@ func New(d Deps) (*Server, error) {
 	s := &Server{
 		cfg: d.Config, st: d.Store, accounts: d.Accounts, log: d.Log, static: d.Static,
 		now: d.Now, ready: d.Ready, version: d.Version, dataDir: d.DataDir, started: d.Now(),
-		proxies: trustedProxies(d.Config.TrustedProxies), agent: d.Agent, events: d.Events,
+		proxies: trustedProxies(d.Config.TrustedProxies), agent: d.Agent, events: d.Events, model: d.Model,
 	}
 	s.sessions = newSessionManagers(d.Config, d.Store.Sessions(), s.proxies, s.sessionError)
 	e := echo.New()

@@ -54,15 +54,21 @@ func (s *Store) AgentEventsAfter(ctx context.Context, sessionID string, after in
 	return out, nil
 }
 
-// UnfinishedAgentTurns returns the sessions whose latest turn has events
-// but no "done" event: turns cut short by a crash or a kill.
-func (s *Store) UnfinishedAgentTurns(ctx context.Context) ([]AgentEvent, error) {
-	var out []AgentEvent
-	err := s.r.SelectContext(ctx, &out, `SELECT e.session_id, e.seq, e.turn, e.agent, e.kind, e.data, e.created_at
-		FROM agent_events e
-		JOIN (SELECT session_id, MAX(seq) AS seq FROM agent_events GROUP BY session_id) last
-		  ON last.session_id = e.session_id AND last.seq = e.seq
-		WHERE e.kind <> 'done'`)
+// UnfinishedTurn identifies a turn that never emitted its "done" event.
+type UnfinishedTurn struct {
+	SessionID string `db:"id"`
+	Turn      int    `db:"turn_count"`
+}
+
+// UnfinishedAgentTurns returns the sessions whose latest turn has no "done"
+// event of the lead agent: turns cut short by a crash or a kill. (Events a
+// lingering tool emits after done do not make a finished turn look open.)
+func (s *Store) UnfinishedAgentTurns(ctx context.Context) ([]UnfinishedTurn, error) {
+	var out []UnfinishedTurn
+	err := s.r.SelectContext(ctx, &out, `SELECT s.id, s.turn_count FROM agent_sessions s
+		WHERE s.turn_count > 0 AND NOT EXISTS (
+			SELECT 1 FROM agent_events d
+			WHERE d.session_id = s.id AND d.turn = s.turn_count AND d.kind = 'done' AND d.agent = 'lead')`)
 	if err != nil {
 		return nil, fmt.Errorf("store: unfinished turns: %w", err)
 	}

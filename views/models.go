@@ -113,9 +113,18 @@ type SystemInfo struct {
 	InFlight      int64
 }
 
+// ModelInfo is the LLM model state shown to admins.
+type ModelInfo struct {
+	Endpoint string // LLM_BASE_URL
+	Primary  string // the configured (or admin-set) model; "" = first listed
+	Active   string // the model new calls use
+	Switched bool   // a fallback model is active after overloads
+}
+
 // AdminPage lists users and the system state.
 type AdminPage struct {
 	Chrome
+	Model      ModelInfo
 	Users      []UserRow
 	System     SystemInfo
 	Error      string

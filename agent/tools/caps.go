@@ -17,6 +17,8 @@ type Capabilities struct {
 	ConcurrencySafe func(args json.RawMessage) bool
 	// SiblingAbort: a failed call cancels the rest of its batch (default false).
 	SiblingAbort bool
+	// Interactive: the call waits for the user; no tool timeout (default false).
+	Interactive bool
 	// ReadOnly: the tool changes nothing (default false).
 	ReadOnly bool
 	// Deferred: listed in the catalog and loaded by load_tool (default false).
@@ -48,6 +50,9 @@ func Caps(t Tool) Capabilities {
 	}
 	if sa, ok := t.(SiblingAborter); ok {
 		c.SiblingAbort = sa.CausesSiblingAbort()
+	}
+	if it, ok := t.(InteractiveTool); ok {
+		c.Interactive = it.IsInteractive()
 	}
 	if ro, ok := t.(ReadOnlyTool); ok {
 		c.ReadOnly = ro.IsReadOnly()

@@ -14,6 +14,7 @@ type toolSettings struct {
 	readOnly     bool
 	deferred     bool
 	siblingAbort bool
+	interactive  bool
 	summary      string
 	alwaysSafe   bool
 	concurrency  any // func(A) bool
@@ -48,6 +49,12 @@ func WithReadOnly() Option {
 // the model loads it with load_tool.
 func WithDeferred() Option {
 	return func(s *toolSettings) { s.deferred = true }
+}
+
+// WithInteractive marks a tool that waits for the user and bounds that wait
+// itself, so the executor's tool timeout does not cut it short.
+func WithInteractive() Option {
+	return func(s *toolSettings) { s.interactive = true }
 }
 
 // WithSiblingAbort makes a failed call cancel the rest of its batch.

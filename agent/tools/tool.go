@@ -80,6 +80,10 @@ type Summarizer interface{ ClassifierSummary() string }
 // in auto mode read-only tools never ask for permission.
 type ReadOnlyTool interface{ IsReadOnly() bool }
 
+// InteractiveTool waits for the user (ask_user); the tool timeout does not
+// apply to it: it bounds its own wait (default false).
+type InteractiveTool interface{ IsInteractive() bool }
+
 // DeferredTool is listed in the catalog and loaded on demand by load_tool
 // instead of being offered in the first prompt (default false).
 type DeferredTool interface{ DeferLoading() bool }

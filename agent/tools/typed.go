@@ -142,6 +142,9 @@ func (t *typed[A]) IsConcurrencySafe(raw json.RawMessage) bool {
 	return err == nil && t.concurrency(args)
 }
 
+// IsInteractive implements InteractiveTool.
+func (t *typed[A]) IsInteractive() bool { return t.settings.interactive }
+
 // CausesSiblingAbort implements SiblingAborter.
 func (t *typed[A]) CausesSiblingAbort() bool { return t.settings.siblingAbort }
 

@@ -41,5 +41,6 @@ func AskUser() tools.Tool {
 			return tools.Result{Output: fmt.Sprintf("The user answered: %s", answer),
 				Metadata: map[string]any{"question": q, "answer": answer}}, nil
 		},
+		tools.WithInteractive(),
 	)
 }

@@ -1,0 +1,128 @@
+package agent
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/astroresearch/astroresearch/agent/llm/llmtest"
+	"github.com/astroresearch/astroresearch/store"
+)
+
+// Regression tests for the runtime review.
+
+func TestStopDoesNotStartLaterBlockTools(t *testing.T) {
+	wg, bg := newGate(), newGate()
+	h := newHarness(t, withTools(waitTool(wg), blockTool(bg)))
+	s := h.session()
+	h.fake.Enqueue(llmtest.ToolCalls(
+		llmtest.Call{ID: "w", Name: "wait", Args: `{}`},
+		llmtest.Call{ID: "n", Name: "write_note", Args: `{}`},
+	))
+	if _, err := h.rt.StartTurn(context.Background(), h.userID, s, TurnRequest{Question: "go"}); err != nil {
+		t.Fatal(err)
+	}
+	<-wg.started
+	if err := h.rt.Cancel(context.Background(), h.userID, s); err != nil {
+		t.Fatal(err)
+	}
+	h.wait(s)
+	select {
+	case <-bg.started:
+		t.Fatal("a Block tool started after the user stopped the turn")
+	default:
+	}
+	msgs := h.history(s)
+	if last := msgs[len(msgs)-1]; last.ToolCallID != "n" || !strings.Contains(last.Content, "Not run") {
+		t.Fatalf("last result %+v", last)
+	}
+	h.assertValidHistory(s)
+}
+
+func TestAskUserOutlivesToolTimeout(t *testing.T) {
+	h := newHarness(t, withConfig(func(c *Config) { c.ToolTimeout = time.Nanosecond; c.AskTimeout = 10 * time.Second }))
+	s := h.session()
+	h.fake.Enqueue(llmtest.ToolCalls(llmtest.Call{ID: "q", Name: "ask_user", Args: `{"question":"?"}`}), llmtest.Text("ok"))
+	if _, err := h.rt.StartTurn(context.Background(), h.userID, s, TurnRequest{Question: "go"}); err != nil {
+		t.Fatal(err)
+	}
+	q := decode[AskUserData](t, h.waitEvent(s, KindAskUser))
+	// The tool timeout (1 ns) passed long before the question was even shown.
+	if err := h.rt.Answer(context.Background(), h.userID, s, q.QuestionID, "yes"); err != nil {
+		t.Fatalf("answer after the tool timeout: %v", err)
+	}
+	h.wait(s)
+	if got := h.fake.Requests()[1].Messages[3].Content; got != "The user answered: yes" {
+		t.Fatalf("tool result %q", got)
+	}
+}
+
+func TestDenyPatternMatchesAcrossSlashes(t *testing.T) {
+	rules := []store.PermissionRule{{Tool: "shell", Pattern: `*rm -rf*`, Decision: "deny"}}
+	for _, args := range []string{`{"text":"rm -rf /"}`, `{"text":"rm -rf ~/data"}`, `{"text":"a<b && rm -rf x"}`} {
+		if got := matchRules(rules, "shell", argumentSummary([]byte(args))); got != 3 { // DecisionDeny
+			t.Errorf("%s: decision %v, want deny", args, got)
+		}
+	}
+	if got := matchRules(rules, "shell", argumentSummary([]byte(`{"text":"ls /"}`))); got != 0 {
+		t.Errorf("ls matched the rm rule: %v", got)
+	}
+	for _, tc := range []struct {
+		p, s string
+		ok   bool
+	}{{"*", "", true}, {"a*c", "a/b/c", true}, {"a?c", "abc", true}, {"a?c", "ac", false}, {"*x", "abc", false}} {
+		if globMatch(tc.p, tc.s) != tc.ok {
+			t.Errorf("globMatch(%q, %q) != %v", tc.p, tc.s, tc.ok)
+		}
+	}
+}
+
+func TestNextTurnRightAfterDone(t *testing.T) {
+	h := newHarness(t)
+	s := h.session()
+	h.fake.Enqueue(llmtest.Text("one"), llmtest.Text("two"))
+	if _, err := h.rt.StartTurn(context.Background(), h.userID, s, TurnRequest{Question: "q1"}); err != nil {
+		t.Fatal(err)
+	}
+	h.waitEvent(s, KindDone)
+	if _, err := h.rt.StartTurn(context.Background(), h.userID, s, TurnRequest{Question: "q2"}); err != nil {
+		t.Fatalf("a turn started on done was refused: %v", err)
+	}
+	h.wait(s)
+}
+
+func TestLateEventAfterDoneDoesNotReopenTurn(t *testing.T) {
+	h := newHarness(t)
+	s := h.session()
+	h.fake.Enqueue(llmtest.Text("done"))
+	turn := h.runTurn(s, "q")
+	if _, err := h.events.Append(context.Background(), s, turn, LeadAgent, KindToolProgress, ToolProgressData{ID: "x", Progress: "late"}); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := h.rt.Recover(context.Background()); err != nil || n != 0 {
+		t.Fatalf("Recover = %d, %v; a finished turn was reopened", n, err)
+	}
+}
+
+func TestForcedFinalAnswerIgnoresToolCalls(t *testing.T) {
+	h := newHarness(t, withTools(echoTool()), withConfig(func(c *Config) { c.MaxSteps = 1 }))
+	s := h.session()
+	h.fake.Enqueue(
+		llmtest.ToolCalls(llmtest.Call{ID: "a", Name: "echo", Args: `{"text":"1"}`}),
+		llmtest.Text("partial answer").Then(llmtest.ToolCalls(llmtest.Call{ID: "b", Name: "echo", Args: `{"text":"2"}`})),
+	)
+	h.runTurn(s, "go")
+	h.assertValidHistory(s)
+}
+
+func TestPermissionRequestExpires(t *testing.T) {
+	h := newHarness(t, withTools(askingTool()), withConfig(func(c *Config) { c.AskTimeout = 30 * time.Millisecond }))
+	s := h.session()
+	h.fake.Enqueue(llmtest.ToolCalls(llmtest.Call{ID: "p", Name: "shell", Args: `{"text":"ls"}`}), llmtest.Text("ok"))
+	h.runTurn(s, "go")
+	r := decode[ToolResultData](t, eventsOf(h.allEvents(s), KindToolResult)[0])
+	if !r.IsError || !strings.Contains(r.Output, "Nobody answered") {
+		t.Fatalf("result %+v", r)
+	}
+}
