@@ -33,7 +33,7 @@ func (s *Server) adminModel(c echo.Context) (views.AdminPage, error) {
 	me := currentUser(c)
 	primary, active, switched := s.model.FallbackState()
 	page := views.AdminPage{
-		Model: views.ModelInfo{Endpoint: s.cfg.LLMBaseURL, Primary: primary, Active: active, Switched: switched},
+		Model:  views.ModelInfo{Endpoint: s.cfg.LLMBaseURL, Primary: primary, Active: active, Switched: switched},
 		Chrome: s.chrome(c, "Admin", "admin"),
 		System: views.SystemInfo{
 			Version: s.version, Uptime: s.now().Sub(s.started), DatabaseBytes: size,
