@@ -201,8 +201,13 @@ func prepare(ctx context.Context, cfg config.Config, st *store.Store, accounts *
 // newRuntime wires the agent runtime: the model client, event log, hooks
 // (built-in plus DATA_DIR/hooks.json), permissions and the tool registry.
 func newRuntime(cfg config.Config, st *store.Store, log *slog.Logger) (*agent.Runtime, *agent.EventLog, *llm.Client, error) {
+	// Many turns talk to one provider: keep enough idle connections that
+	// each step does not pay a new TLS handshake.
+	transport := http.DefaultTransport.(*http.Transport).Clone()
+	transport.MaxIdleConnsPerHost = 64
 	model := llm.New(llm.Config{BaseURL: cfg.LLMBaseURL, APIKey: cfg.LLMAPIKey, Model: cfg.LLMModel,
-		FallbackModel: cfg.LLMFallbackModel, FallbackChain: cfg.LLMFallbackChain, Log: log})
+		FallbackModel: cfg.LLMFallbackModel, FallbackChain: cfg.LLMFallbackChain, Log: log,
+		HTTPClient: &http.Client{Transport: transport}})
 	events := agent.NewEventLog(st, agent.NewBroker())
 	hooks := agent.NewHooks(log)
 	hooks.RegisterBuiltins(st, agent.NewMetrics(), log)

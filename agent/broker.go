@@ -6,7 +6,9 @@ import "sync"
 // it is dropped. A dropped subscriber's channel is closed; the client
 // reconnects with Last-Event-ID and replays from the log, so nothing is lost
 // and a slow client never stalls a turn.
-const subscriberBuffer = 512
+// 128 events of ~90 bytes keep an idle subscriber small; streamed text is
+// coalesced, so bursts rarely come near it.
+const subscriberBuffer = 128
 
 // Broker fans events out to live subscribers per session without ever
 // blocking the publisher. It is safe for concurrent use.

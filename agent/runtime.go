@@ -237,12 +237,13 @@ func (r *Runtime) release(session string, rt *runningTurn) {
 	close(rt.done)
 }
 
-// Running reports whether the session has a running turn, and its number.
+// Running reports whether the session has a running turn (one that has not
+// emitted done yet), and its number.
 func (r *Runtime) Running(sessionID string) (int, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	rt, ok := r.running[sessionID]
-	if !ok {
+	if !ok || rt.finishing {
 		return 0, false
 	}
 	return rt.turn, true

@@ -47,6 +47,12 @@ type Store struct {
 	now      func() time.Time
 	users    cache[int64, User]
 	sessions *SessionStore
+
+	// The checkpointer moves WAL pages into the database file off the
+	// writer's path (see runCheckpoints).
+	ck         *sqlx.DB
+	stopCk     context.CancelFunc
+	ckFinished chan struct{}
 }
 
 // Options tune Open; the zero value is the production default.
@@ -95,6 +101,11 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 	r.SetMaxIdleConns(readers)
 	st := &Store{w: w, r: r, path: path, now: opt.Now, users: newCache[int64, User](10_000)}
 	st.sessions = &SessionStore{s: st, cache: newCache[string, sessionEntry](100_000)}
+	if err := st.startCheckpointer(ctx, opt); err != nil {
+		st.r.Close()
+		st.w.Close()
+		return nil, err
+	}
 	return st, nil
 }
 
@@ -115,9 +126,11 @@ func dsn(path string, opt Options, readOnly bool) string {
 	return "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + q.Encode()
 }
 
-// Close closes both pools.
+// Close stops the checkpointer and closes every connection.
 func (s *Store) Close() error {
-	return errors.Join(s.r.Close(), s.w.Close())
+	s.stopCk()
+	<-s.ckFinished
+	return errors.Join(s.ck.Close(), s.r.Close(), s.w.Close())
 }
 
 // Path returns the database file path.

@@ -304,3 +304,30 @@ func TestBackup(t *testing.T) {
 		t.Fatalf("Size = %d, %v", size, err)
 	}
 }
+
+func TestCheckpointerKeepsWALBounded(t *testing.T) {
+	s := newStore(t, nil)
+	ctx := context.Background()
+	if _, err := s.Writer().ExecContext(ctx, `CREATE TABLE blobs (b BLOB)`); err != nil {
+		t.Fatal(err)
+	}
+	var auto int
+	if err := s.Writer().GetContext(ctx, &auto, `PRAGMA wal_autocheckpoint`); err != nil || auto != 0 {
+		t.Fatalf("writer wal_autocheckpoint = %d, %v; want 0 (checkpoints off the write path)", auto, err)
+	}
+	for i := 0; i < 200; i++ {
+		if _, err := s.Writer().ExecContext(ctx, `INSERT INTO blobs VALUES (zeroblob(16384))`); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Checkpoint(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var busy, logFrames, checkpointed int
+	if err := s.ck.QueryRowxContext(ctx, `PRAGMA wal_checkpoint(PASSIVE)`).Scan(&busy, &logFrames, &checkpointed); err != nil {
+		t.Fatal(err)
+	}
+	if checkpointed != logFrames {
+		t.Fatalf("checkpoint left %d of %d WAL frames uncopied", logFrames-checkpointed, logFrames)
+	}
+}
