@@ -22,6 +22,7 @@ func StandardRegistry(st *store.Store) *tools.Registry {
 	r := EmptyRegistry()
 	mustAdd(r, self.TodoWrite(st))
 	mustAdd(r, self.AskUser())
+	mustAdd(r, self.SearchHistory(st))
 	return r
 }
 

@@ -693,3 +693,50 @@ func TestConcurrentSessions(t *testing.T) {
 		}
 	}
 }
+
+func TestDeferredSearchHistoryThroughLoadTool(t *testing.T) {
+	h := newHarness(t)
+	s := h.session()
+	h.fake.Enqueue(llmtest.Text("Perseus cools fast."))
+	h.runTurn(s, "Tell me about the Perseus cluster")
+	h.fake.Enqueue(
+		llmtest.ToolCalls(llmtest.Call{ID: "early", Name: "search_history", Args: `{"query":"perseus"}`}),
+		llmtest.ToolCalls(llmtest.Call{ID: "load", Name: "load_tool", Args: `{"names":["search_history"]}`}),
+		llmtest.ToolCalls(llmtest.Call{ID: "find", Name: "search_history", Args: `{"query":"perseus"}`}),
+		llmtest.Text("found it"),
+	)
+	h.runTurn(s, "What did we say before?")
+	reqs := h.fake.Requests()
+	first := reqs[1]
+	for _, name := range first.Tools {
+		if name == "search_history" {
+			t.Fatal("a deferred tool was offered before load_tool")
+		}
+	}
+	if !strings.Contains(first.Messages[0].Content, "search_history") {
+		t.Fatal("the catalog in the system prompt does not list search_history")
+	}
+	msgs := reqs[4].Messages
+	var early, found string
+	for _, m := range msgs {
+		switch m.ToolCallID {
+		case "early":
+			early = m.Content
+		case "find":
+			found = m.Content
+		}
+	}
+	if !strings.Contains(early, "load_tool") {
+		t.Fatalf("calling a deferred tool before loading it: %q", early)
+	}
+	if !strings.Contains(found, "**Perseus**") {
+		t.Fatalf("search_history result: %q", found)
+	}
+	offered := false
+	for _, name := range reqs[3].Tools {
+		offered = offered || name == "search_history"
+	}
+	if !offered {
+		t.Fatal("search_history not offered after load_tool")
+	}
+}

@@ -284,3 +284,39 @@ func TestClientDisconnectMidTurn(t *testing.T) {
 		t.Fatalf("done %v", d)
 	}
 }
+
+func TestSearchHistoryAPI(t *testing.T) {
+	a := newApp(t, nil)
+	c := a.setupAdmin()
+	s := createSession(t, c)
+	a.fake.Enqueue(llmtest.Text("The cool core of Perseus has a cooling time below 1 Gyr."))
+	stream := c.openEvents(t, s)
+	expectStatus(t, "start", c.postJSON("/api/sessions/"+s+"/turns", `{"question":"cooling time in Perseus?"}`), http.StatusAccepted)
+	stream.until("done")
+
+	res := c.get("/api/search/history?q=cooling+gyr")
+	expectStatus(t, "search", res, http.StatusOK)
+	var body struct {
+		Hits []HistoryHitJSON `json:"hits"`
+	}
+	res.json(t, &body)
+	if len(body.Hits) != 1 || body.Hits[0].Role != "assistant" || body.Hits[0].SessionID != s || len(body.Hits[0].Highlights) != 2 {
+		t.Fatalf("hits %+v", body.Hits)
+	}
+	h := body.Hits[0]
+	if got := h.Snippet[h.Highlights[0][0]:h.Highlights[0][1]]; got != "cooling" {
+		t.Fatalf("highlight %q in %q", got, h.Snippet)
+	}
+	res = c.get("/api/search/history?q=perseus&session=" + s)
+	res.json(t, &body)
+	if len(body.Hits) < 2 {
+		t.Fatalf("session-scoped hits %+v", body.Hits)
+	}
+	other := a.member("edwin", "expanding-universe")
+	other.get("/api/search/history?q=perseus").json(t, &body)
+	if len(body.Hits) != 0 {
+		t.Fatalf("another user found %+v", body.Hits)
+	}
+	expectAPIError(t, "other's session filter", other.get("/api/search/history?q=x&session="+s), http.StatusNotFound, "not_found")
+	expectAPIError(t, "bad limit", c.get("/api/search/history?q=x&limit=0"), http.StatusBadRequest, "invalid_request")
+}

@@ -84,6 +84,7 @@ func (s *Server) routes() {
 	s.api.POST("/sessions/:id/cancel", s.apiCancel)
 	s.api.POST("/sessions/:id/answers", s.apiAnswer)
 	s.api.POST("/sessions/:id/permissions", s.apiPermission)
+	s.api.GET("/search/history", s.apiSearchHistory)
 
 	// Event streams live as long as the client: no route deadline.
 	streams := root.Group("/api", s.loadSession, s.authenticate, s.requireUser)

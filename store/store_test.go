@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -329,5 +330,46 @@ func TestCheckpointerKeepsWALBounded(t *testing.T) {
 	}
 	if checkpointed != logFrames {
 		t.Fatalf("checkpoint left %d of %d WAL frames uncopied", logFrames-checkpointed, logFrames)
+	}
+}
+
+func TestSearchHistory(t *testing.T) {
+	s := newStore(t, nil)
+	ctx := context.Background()
+	vera, _ := s.CreateFirstUser(ctx, "vera", "h")
+	edwin, _ := s.CreateUser(ctx, "edwin", "h", RoleMember)
+	a, _ := s.CreateAgentSession(ctx, vera.ID, "Perseus cluster cool core")
+	b, _ := s.CreateAgentSession(ctx, vera.ID, "Exoplanet atmospheres")
+	c, _ := s.CreateAgentSession(ctx, edwin.ID, "Perseus for Edwin")
+	msgs := []*AgentMessage{
+		{SessionID: a.ID, Turn: 1, AgentName: "lead", Role: "user", Content: "What is the cooling time in NGC 1275?"},
+		{SessionID: b.ID, Turn: 1, AgentName: "lead", Role: "assistant", Content: "The transmission spectrum of WASP-39b shows CO₂."},
+		{SessionID: c.ID, Turn: 1, AgentName: "lead", Role: "user", Content: "NGC 1275 private question"},
+	}
+	if err := s.AppendAgentMessages(ctx, msgs); err != nil {
+		t.Fatal(err)
+	}
+	hits, err := s.SearchHistory(ctx, vera.ID, "ngc 1275", "", 10)
+	if err != nil || len(hits) != 1 || hits[0].SessionID != a.ID || hits[0].MessageID == 0 ||
+		!strings.Contains(hits[0].Snippet, MarkStart+"NGC"+MarkEnd) {
+		t.Fatalf("hits %+v, %v", hits, err)
+	}
+	hits, _ = s.SearchHistory(ctx, vera.ID, "perse", "", 10) // prefix
+	if len(hits) != 1 || hits[0].MessageID != 0 || hits[0].SessionTitle != "Perseus cluster cool core" {
+		t.Fatalf("title hits %+v", hits)
+	}
+	if hits, _ := s.SearchHistory(ctx, vera.ID, "NGC", b.ID, 10); len(hits) != 0 {
+		t.Fatalf("session filter ignored: %+v", hits)
+	}
+	for _, q := range []string{`"`, `NEAR(`, `*`, `a OR`, `-x`, `) AND (`} {
+		if _, err := s.SearchHistory(ctx, vera.ID, q, "", 10); err != nil {
+			t.Errorf("query %q: %v", q, err)
+		}
+	}
+	if err := s.RenameAgentSession(ctx, vera.ID, b.ID, "JWST transit spectra"); err != nil {
+		t.Fatal(err)
+	}
+	if hits, _ := s.SearchHistory(ctx, vera.ID, "jwst", "", 10); len(hits) != 1 {
+		t.Fatalf("renamed title not indexed: %+v", hits)
 	}
 }
