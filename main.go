@@ -28,6 +28,7 @@ import (
 	"github.com/astroresearch/astroresearch/agent"
 	"github.com/astroresearch/astroresearch/agent/llm"
 	"github.com/astroresearch/astroresearch/agent/tools"
+	"github.com/astroresearch/astroresearch/agent/tools/skills"
 	"github.com/astroresearch/astroresearch/auth"
 	"github.com/astroresearch/astroresearch/config"
 	"github.com/astroresearch/astroresearch/handlers"
@@ -217,12 +218,22 @@ func newRuntime(cfg config.Config, st *store.Store, log *slog.Logger) (*agent.Ru
 	} else if n > 0 {
 		log.Info("command hooks loaded", "count", n, "file", hooksFile)
 	}
+	lib, err := skills.NewLibrary(filepath.Join(cfg.DataDir, "skills"), log)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if n, err := lib.Install(); err != nil {
+		return nil, nil, nil, err
+	} else if n > 0 {
+		log.Info("built-in skills installed", "count", n, "dir", lib.Dir())
+	}
+	td := agent.ToolDeps{Store: st, Skills: lib}
 	rt := agent.New(agent.Config{
 		MaxSteps: cfg.AgentMaxSteps, ToolTimeout: cfg.AgentToolTimeout, MaxToolOutput: cfg.AgentMaxToolOutput,
-		DataDir: cfg.DataDir, DefaultThinking: cfg.LLMEnableThinking,
+		DataDir: cfg.DataDir, WorkspaceDir: filepath.Join(cfg.DataDir, "workspace"), DefaultThinking: cfg.LLMEnableThinking,
 	}, agent.Deps{
 		Store: st, Model: model, Events: events, Hooks: hooks, Perms: agent.NewPermissions(st, true), Log: log,
-		Registry: func() *tools.Registry { return agent.StandardRegistry(st) },
+		Skills: lib, Registry: func() *tools.Registry { return agent.StandardRegistry(td) },
 	})
 	return rt, events, model, nil
 }

@@ -103,7 +103,7 @@ func timedRuntime(h *harness, cfg Config) (*Runtime, *timedModel) {
 	rt := New(cfg, Deps{Store: h.st, Model: tm, Events: h.events, Hooks: h.hooks,
 		Perms: NewPermissions(h.st, false), Log: slog.New(slog.DiscardHandler),
 		Registry: func() *tools.Registry {
-			r := StandardRegistry(h.st)
+			r := StandardRegistry(ToolDeps{Store: h.st})
 			for _, x := range h.extra {
 				mustAdd(r, x)
 			}

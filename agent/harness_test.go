@@ -13,6 +13,7 @@ import (
 	"github.com/astroresearch/astroresearch/agent/llm"
 	"github.com/astroresearch/astroresearch/agent/llm/llmtest"
 	"github.com/astroresearch/astroresearch/agent/tools"
+	"github.com/astroresearch/astroresearch/agent/tools/skills"
 	"github.com/astroresearch/astroresearch/migrations"
 	"github.com/astroresearch/astroresearch/store"
 )
@@ -74,12 +75,19 @@ func newHarness(t testing.TB, opts ...harnessOption) *harness {
 	hooks := NewHooks(log)
 	metrics := NewMetrics()
 	hooks.RegisterBuiltins(st, metrics, log)
+	skillsLib, err := skills.NewLibrary(filepath.Join(dir, "skills"), log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := skillsLib.Install(); err != nil {
+		t.Fatal(err)
+	}
 	h := &harness{t: t, st: st, fake: fake, client: client, events: events, hooks: hooks, metrics: metrics,
 		dir: dir, userID: u.ID, extra: hc.extra}
-	h.rt = New(hc.cfg, Deps{Store: st, Model: client, Events: events, Hooks: hooks,
+	h.rt = New(hc.cfg, Deps{Store: st, Model: client, Events: events, Hooks: hooks, Skills: skillsLib,
 		Perms: NewPermissions(st, hc.auto), Log: log,
 		Registry: func() *tools.Registry {
-			r := StandardRegistry(st)
+			r := StandardRegistry(ToolDeps{Store: st, Skills: skillsLib})
 			for _, x := range h.extra {
 				mustAdd(r, x)
 			}

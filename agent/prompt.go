@@ -1,8 +1,13 @@
 package agent
 
 import (
+	"context"
 	"fmt"
+	"io/fs"
+	"path/filepath"
 	"strings"
+
+	"github.com/astroresearch/astroresearch/agent/tools/skills"
 )
 
 // identityPrompt opens every system prompt. Static sections come first so
@@ -19,8 +24,9 @@ const principlesPrompt = `Working principles:
 - When you need a decision only the user can make, ask with ask_user instead of guessing.`
 
 // systemPrompt assembles the system message from its sections: identity,
-// tools (one line each), the catalog of loadable tools, principles.
-func (t *turnRun) systemPrompt() string {
+// tools (one line each), the catalog of loadable tools, skills,
+// principles.
+func (t *turnRun) systemPrompt(ctx context.Context) string {
 	var b strings.Builder
 	b.WriteString(identityPrompt)
 	b.WriteString("\n\nTools you can call now:\n")
@@ -32,9 +38,55 @@ func (t *turnRun) systemPrompt() string {
 		b.WriteString(cat)
 		b.WriteString("\n")
 	}
+	if list := t.activeSkills(ctx); list != "" {
+		b.WriteString("\nSkills (load the instructions with load_skill when one fits the task):\n")
+		b.WriteString(list)
+	}
 	b.WriteString("\n")
 	b.WriteString(principlesPrompt)
 	return b.String()
+}
+
+// activeSkills lists the skills that apply to this question (SPEC T17:
+// conditional activation by keywords or workspace file globs).
+func (t *turnRun) activeSkills(ctx context.Context) string {
+	lib := t.r.d.Skills
+	if lib == nil {
+		return ""
+	}
+	if _, offered := t.registry.Get("load_skill"); !offered {
+		return ""
+	}
+	list, err := lib.Active(ctx, t.question, workspaceFiles(t.r.cfg.WorkspaceDir))
+	if err != nil {
+		t.log().Warn("listing skills failed", "err", err)
+		return ""
+	}
+	return skills.PromptSection(list)
+}
+
+// maxWorkspaceScan bounds how many workspace files are matched against
+// skill globs.
+const maxWorkspaceScan = 2000
+
+// workspaceFiles lists up to maxWorkspaceScan workspace-relative file paths.
+func workspaceFiles(dir string) []string {
+	if dir == "" {
+		return nil
+	}
+	var out []string
+	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || len(out) >= maxWorkspaceScan {
+			return fs.SkipAll
+		}
+		if d.Type().IsRegular() {
+			if rel, err := filepath.Rel(dir, p); err == nil {
+				out = append(out, filepath.ToSlash(rel))
+			}
+		}
+		return nil
+	})
+	return out
 }
 
 func firstLine(s string) string {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/astroresearch/astroresearch/agent/tools"
 	"github.com/astroresearch/astroresearch/agent/tools/self"
+	"github.com/astroresearch/astroresearch/agent/tools/skills"
 	"github.com/astroresearch/astroresearch/store"
 )
 
@@ -15,14 +16,24 @@ func EmptyRegistry() *tools.Registry {
 	return r
 }
 
+// ToolDeps are what the standard tools are built from. Optional fields
+// leave their tool family out when nil.
+type ToolDeps struct {
+	Store  *store.Store
+	Skills *skills.Library // load_skill
+}
+
 // StandardRegistry returns the research agent's registry: load_tool and
 // every tool family built so far. Research tool families are added here as
 // they are built.
-func StandardRegistry(st *store.Store) *tools.Registry {
+func StandardRegistry(d ToolDeps) *tools.Registry {
 	r := EmptyRegistry()
-	mustAdd(r, self.TodoWrite(st))
+	mustAdd(r, self.TodoWrite(d.Store))
 	mustAdd(r, self.AskUser())
-	mustAdd(r, self.SearchHistory(st))
+	mustAdd(r, self.SearchHistory(d.Store))
+	if d.Skills != nil {
+		mustAdd(r, skills.LoadSkill(d.Skills))
+	}
 	return r
 }
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/astroresearch/astroresearch/agent/llm"
 	"github.com/astroresearch/astroresearch/agent/tools"
+	"github.com/astroresearch/astroresearch/agent/tools/skills"
 	"github.com/astroresearch/astroresearch/store"
 )
 
@@ -41,6 +42,9 @@ type Config struct {
 	MaxToolOutput int           // AGENT_MAX_TOOL_OUTPUT_CHARS (4000)
 	AskTimeout    time.Duration // ask_user wait (5 min)
 	DataDir       string        // tool-results/ and trajectories/ live here
+	// WorkspaceDir holds the agent's files; skills whose globs match a file
+	// there are offered.
+	WorkspaceDir string
 	// DefaultThinking is the thinking flag of turns that do not say
 	// (LLM_ENABLE_THINKING).
 	DefaultThinking bool
@@ -73,8 +77,10 @@ type Deps struct {
 	Registry func() *tools.Registry
 	// Services is handed to tools through tools.Context.Services.
 	Services any
-	Log      *slog.Logger
-	Now      func() time.Time
+	// Skills lists skills in the system prompt (nil: no skills).
+	Skills *skills.Library
+	Log    *slog.Logger
+	Now    func() time.Time
 }
 
 // Runtime runs agent turns in the background, one per session at a time.

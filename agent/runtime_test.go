@@ -740,3 +740,24 @@ func TestDeferredSearchHistoryThroughLoadTool(t *testing.T) {
 		t.Fatal("search_history not offered after load_tool")
 	}
 }
+
+func TestSkillsInPromptAndLoadSkill(t *testing.T) {
+	h := newHarness(t)
+	s := h.session()
+	h.fake.Enqueue(
+		llmtest.ToolCalls(llmtest.Call{ID: "k", Name: "load_skill", Args: `{"name":"literature-review"}`}),
+		llmtest.Text("Following the skill."),
+	)
+	h.runTurn(s, "What is known about the Perseus cluster?")
+	reqs := h.fake.Requests()
+	system := reqs[0].Messages[0].Content
+	if !strings.Contains(system, "- literature-review: Survey what is known") {
+		t.Fatalf("active skill not listed:\n%s", system)
+	}
+	if strings.Contains(system, "compare-measurements") {
+		t.Fatal("a skill whose keywords do not match was listed")
+	}
+	if got := reqs[1].Messages[3].Content; !strings.Contains(got, "Resolve the object first") {
+		t.Fatalf("load_skill result: %.200q", got)
+	}
+}

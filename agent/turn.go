@@ -83,7 +83,7 @@ func (t *turnRun) begin(ctx context.Context) error {
 	if err := t.persist(ctx, 0, user); err != nil {
 		return err
 	}
-	t.msgs = append([]llm.Message{{Role: llm.RoleSystem, Content: t.systemPrompt()}}, history...)
+	t.msgs = append([]llm.Message{{Role: llm.RoleSystem, Content: t.systemPrompt(ctx)}}, history...)
 	t.msgs = append(t.msgs, user)
 	if block, err := t.tasksBlock(ctx); err != nil {
 		return err

@@ -111,7 +111,7 @@ func newAppLogged(t testing.TB, env map[string]string, log *slog.Logger) *testAp
 	rt := agent.New(agent.Config{DataDir: dir, ToolTimeout: 5 * time.Second}, agent.Deps{
 		Store: st, Model: model, Events: events, Hooks: hooks, Perms: agent.NewPermissions(st, true), Log: log,
 		Registry: func() *tools.Registry {
-			r := agent.StandardRegistry(st)
+			r := agent.StandardRegistry(agent.ToolDeps{Store: st})
 			for _, x := range *extra {
 				if err := r.Add(x); err != nil {
 					panic(err)
