@@ -108,7 +108,7 @@ ARG ALPINE_MIRROR
 RUN if [ -n "$ALPINE_MIRROR" ]; then \
       sed -i "s#https*://dl-cdn.alpinelinux.org#${ALPINE_MIRROR%/}#g" /etc/apk/repositories; \
     fi \
- && apk add --no-cache ca-certificates tzdata poppler-utils \
+ && apk add --no-cache ca-certificates tzdata poppler-utils bubblewrap bash \
  && addgroup -S -g 65532 nonroot \
  && adduser -S -D -H -u 65532 -G nonroot -h /data -s /sbin/nologin nonroot \
  && mkdir -p /data && chown 65532:65532 /data

@@ -65,12 +65,13 @@ deps-c:
 	  else echo "install gcc and libsqlite3-dev (Debian) first" >&2; exit 1; fi; \
 	fi
 
-# Browser tests drive Debian's Chromium through chromedp.
+# Browser tests drive Debian's Chromium through chromedp; run_bash's
+# sandbox tests need bubblewrap.
 deps-browser:
-	@if [ ! -x /usr/bin/chromium ]; then \
+	@if [ ! -x /usr/bin/chromium ] || ! command -v bwrap >/dev/null; then \
 	  if [ "$$(id -u)" = 0 ]; then \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver; \
-	  else echo "install chromium and chromium-driver (Debian) for the browser tests" >&2; exit 1; fi; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver bubblewrap; \
+	  else echo "install chromium, chromium-driver and bubblewrap (Debian) for the tests" >&2; exit 1; fi; \
 	fi
 
 clean:

@@ -28,11 +28,14 @@ import (
 	"github.com/astroresearch/astroresearch/agent"
 	"github.com/astroresearch/astroresearch/agent/llm"
 	"github.com/astroresearch/astroresearch/agent/tools"
+	"github.com/astroresearch/astroresearch/agent/tools/shell"
 	"github.com/astroresearch/astroresearch/agent/tools/skills"
 	"github.com/astroresearch/astroresearch/auth"
 	"github.com/astroresearch/astroresearch/config"
 	"github.com/astroresearch/astroresearch/handlers"
 	"github.com/astroresearch/astroresearch/migrations"
+	"github.com/astroresearch/astroresearch/research/fetch"
+	"github.com/astroresearch/astroresearch/research/sesame"
 	"github.com/astroresearch/astroresearch/static"
 	"github.com/astroresearch/astroresearch/store"
 )
@@ -103,7 +106,12 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	}
 	defer st.Close()
 	accounts := auth.NewAccounts(st, auth.Options{})
-	rt, events, model, err := newRuntime(cfg, st, log)
+	web, err := newFetcher(cfg)
+	if err != nil {
+		return err
+	}
+	targets := sesame.New(fetchGetter{web}, nil, cfg.SesameURL, cfg.SesameMirror)
+	rt, events, model, sandbox, err := newRuntime(ctx, cfg, st, targets, log)
 	if err != nil {
 		return err
 	}
@@ -111,6 +119,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	srv, err := handlers.New(handlers.Deps{
 		Config: cfg, Store: st, Accounts: accounts, Log: log, Static: static.FS,
 		Ready: &ready, Version: buildVersion(), Agent: rt, Events: events, Model: model,
+		Targets: targets, Sandbox: handlers.SandboxInfo{Available: sandbox.Available, Message: sandbox.Message()},
 	})
 	if err != nil {
 		return err
@@ -201,7 +210,8 @@ func prepare(ctx context.Context, cfg config.Config, st *store.Store, accounts *
 
 // newRuntime wires the agent runtime: the model client, event log, hooks
 // (built-in plus DATA_DIR/hooks.json), permissions and the tool registry.
-func newRuntime(cfg config.Config, st *store.Store, log *slog.Logger) (*agent.Runtime, *agent.EventLog, *llm.Client, error) {
+func newRuntime(ctx context.Context, cfg config.Config, st *store.Store, targets *sesame.Client, log *slog.Logger) (*agent.Runtime, *agent.EventLog, *llm.Client, shell.SandboxStatus, error) {
+	var none shell.SandboxStatus
 	// Many turns talk to one provider: keep enough idle connections that
 	// each step does not pay a new TLS handshake.
 	transport := http.DefaultTransport.(*http.Transport).Clone()
@@ -214,20 +224,24 @@ func newRuntime(cfg config.Config, st *store.Store, log *slog.Logger) (*agent.Ru
 	hooks.RegisterBuiltins(st, agent.NewMetrics(), log)
 	hooksFile := filepath.Join(cfg.DataDir, "hooks.json")
 	if n, err := hooks.LoadCommandHooks(hooksFile); err != nil {
-		return nil, nil, nil, err
+		return nil, nil, nil, none, err
 	} else if n > 0 {
 		log.Info("command hooks loaded", "count", n, "file", hooksFile)
 	}
 	lib, err := skills.NewLibrary(filepath.Join(cfg.DataDir, "skills"), log)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, nil, none, err
 	}
 	if n, err := lib.Install(); err != nil {
-		return nil, nil, nil, err
+		return nil, nil, nil, none, err
 	} else if n > 0 {
 		log.Info("built-in skills installed", "count", n, "dir", lib.Dir())
 	}
-	td := agent.ToolDeps{Store: st, Skills: lib}
+	bash, sandbox, err := newBash(ctx, cfg, log)
+	if err != nil {
+		return nil, nil, nil, none, err
+	}
+	td := agent.ToolDeps{Store: st, Skills: lib, Targets: targets, Bash: bash}
 	rt := agent.New(agent.Config{
 		MaxSteps: cfg.AgentMaxSteps, ToolTimeout: cfg.AgentToolTimeout, MaxToolOutput: cfg.AgentMaxToolOutput,
 		DataDir: cfg.DataDir, WorkspaceDir: filepath.Join(cfg.DataDir, "workspace"), DefaultThinking: cfg.LLMEnableThinking,
@@ -235,7 +249,63 @@ func newRuntime(cfg config.Config, st *store.Store, log *slog.Logger) (*agent.Ru
 		Store: st, Model: model, Events: events, Hooks: hooks, Perms: agent.NewPermissions(st, true), Log: log,
 		Skills: lib, Registry: func() *tools.Registry { return agent.StandardRegistry(td) },
 	})
-	return rt, events, model, nil
+	return rt, events, model, sandbox, nil
+}
+
+// newBash builds run_bash over DATA_DIR/workspace with the sandbox
+// AGENT_BASH_SANDBOX asks for, and reports whether the sandbox works here.
+func newBash(ctx context.Context, cfg config.Config, log *slog.Logger) (tools.Tool, shell.SandboxStatus, error) {
+	mode, err := shell.ParseSandboxMode(cfg.AgentBashSandbox)
+	if err != nil {
+		return nil, shell.SandboxStatus{}, fmt.Errorf("AGENT_BASH_SANDBOX: %w", err)
+	}
+	ws, err := filepath.Abs(filepath.Join(cfg.DataDir, "workspace"))
+	if err != nil {
+		return nil, shell.SandboxStatus{}, err
+	}
+	opts := shell.Options{Workspace: ws, Sandbox: mode, MaxTimeout: min(shell.DefaultMaxTimeout, cfg.AgentToolTimeout)}
+	if err := opts.Validate(); err != nil {
+		return nil, shell.SandboxStatus{}, err
+	}
+	status := shell.SandboxStatus{Reason: "disabled by AGENT_BASH_SANDBOX=off"}
+	if mode != shell.SandboxOff {
+		status = shell.Detect(ctx)
+	}
+	if status.Available {
+		log.Info("run_bash sandbox available", "workspace", ws)
+	} else {
+		log.Warn("run_bash runs without an OS sandbox", "reason", status.Reason, "mode", mode)
+	}
+	return shell.RunBash(opts, status), status, nil
+}
+
+// newFetcher is the one guarded outbound HTTP client (SPEC S7). The
+// configured service endpoints are the only addresses it may reach on a
+// private network or loopback.
+func newFetcher(cfg config.Config) (*fetch.Client, error) {
+	var allow []string
+	for _, u := range []string{cfg.ADSAPIURL, cfg.ArxivAPIURL, cfg.ArxivPDFURL, cfg.ArxivHTMLURL, cfg.Ar5ivURL,
+		cfg.SesameURL, cfg.SesameMirror, cfg.MinerUAPIURL, cfg.GrobidURL} {
+		if u != "" {
+			allow = append(allow, u)
+		}
+	}
+	opts := fetch.Options{Version: buildVersion(), Allow: allow}
+	if err := opts.Validate(); err != nil {
+		return nil, err
+	}
+	return fetch.New(opts), nil
+}
+
+// fetchGetter adapts the guarded client to the Sesame client.
+type fetchGetter struct{ c *fetch.Client }
+
+func (g fetchGetter) Get(ctx context.Context, u string) (int, []byte, error) {
+	res, err := g.c.Get(ctx, u, fetch.WithMaxBytes(1<<20), fetch.WithTimeout(15*time.Second))
+	if err != nil {
+		return 0, nil, err
+	}
+	return res.Status, res.Body, nil
 }
 
 // backup writes a consistent copy of the database to dest (SPEC O5).

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/astroresearch/astroresearch/agent/tools"
+	"github.com/astroresearch/astroresearch/agent/tools/astro"
 	"github.com/astroresearch/astroresearch/agent/tools/self"
 	"github.com/astroresearch/astroresearch/agent/tools/skills"
 	"github.com/astroresearch/astroresearch/store"
@@ -19,8 +20,10 @@ func EmptyRegistry() *tools.Registry {
 // ToolDeps are what the standard tools are built from. Optional fields
 // leave their tool family out when nil.
 type ToolDeps struct {
-	Store  *store.Store
-	Skills *skills.Library // load_skill
+	Store   *store.Store
+	Skills  *skills.Library // load_skill
+	Targets astro.Resolver  // query_target
+	Bash    tools.Tool      // run_bash, built with its sandbox status
 }
 
 // StandardRegistry returns the research agent's registry: load_tool and
@@ -33,6 +36,12 @@ func StandardRegistry(d ToolDeps) *tools.Registry {
 	mustAdd(r, self.SearchHistory(d.Store))
 	if d.Skills != nil {
 		mustAdd(r, skills.LoadSkill(d.Skills))
+	}
+	if d.Targets != nil {
+		mustAdd(r, astro.QueryTarget(d.Targets))
+	}
+	if d.Bash != nil {
+		mustAdd(r, d.Bash)
 	}
 	return r
 }

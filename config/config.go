@@ -55,6 +55,7 @@ type Config struct {
 	ArxivHTMLURL string // ARXIV_HTML_URL
 	Ar5ivURL     string // AR5IV_URL
 	SesameURL    string // SESAME_URL
+	SesameMirror string // SESAME_MIRROR_URL, tried when SESAME_URL fails ("" = none)
 	MinerUAPIURL string // MINERU_API_URL
 	GrobidURL    string // GROBID_URL
 
@@ -66,6 +67,7 @@ type Config struct {
 	AgentTokenSoftLimit   int           // AGENT_TOKEN_SOFT_LIMIT
 	AgentTokenHardLimit   int           // AGENT_TOKEN_HARD_LIMIT
 	AgentMaxMessages      int           // AGENT_MAX_MESSAGES
+	AgentBashSandbox      string        // AGENT_BASH_SANDBOX: auto, require or off
 }
 
 // Load reads the configuration through getenv (os.Getenv in production, a map
@@ -105,6 +107,7 @@ func Load(getenv func(string) string) (Config, error) {
 		ArxivHTMLURL: p.url("ARXIV_HTML_URL", "https://arxiv.org/html"),
 		Ar5ivURL:     p.url("AR5IV_URL", "https://ar5iv.labs.arxiv.org/html"),
 		SesameURL:    p.url("SESAME_URL", "https://cds.unistra.fr/cgi-bin/nph-sesame"),
+		SesameMirror: p.url("SESAME_MIRROR_URL", "https://vizier.cfa.harvard.edu/viz-bin/nph-sesame"),
 		MinerUAPIURL: p.url("MINERU_API_URL", ""),
 		GrobidURL:    p.url("GROBID_URL", ""),
 
@@ -115,6 +118,7 @@ func Load(getenv func(string) string) (Config, error) {
 		AgentTokenSoftLimit:   p.intRange("AGENT_TOKEN_SOFT_LIMIT", 32000, 1000, 10_000_000),
 		AgentTokenHardLimit:   p.intRange("AGENT_TOKEN_HARD_LIMIT", 40000, 1000, 10_000_000),
 		AgentMaxMessages:      p.intRange("AGENT_MAX_MESSAGES", 50, 10, 10_000),
+		AgentBashSandbox:      p.oneOf("AGENT_BASH_SANDBOX", "auto", "auto", "require", "off"),
 	}
 	c.crossCheck(&p)
 	if len(p.errs) > 0 {

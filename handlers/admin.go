@@ -36,7 +36,7 @@ func (s *Server) adminModel(c echo.Context) (views.AdminPage, error) {
 		Model:  views.ModelInfo{Endpoint: s.cfg.LLMBaseURL, Primary: primary, Active: active, Switched: switched},
 		Chrome: s.chrome(c, "Admin", "admin"),
 		System: views.SystemInfo{
-			Version: s.version, Uptime: s.now().Sub(s.started), DatabaseBytes: size,
+			Version: s.version, Uptime: s.now().Sub(s.started), DatabaseBytes: size, Sandbox: s.sandbox.Message,
 			HeapBytes: ms.HeapInuse, Goroutines: runtime.NumGoroutine(),
 			Requests: s.metrics.requests.Load(), ClientErrors: s.metrics.clientErrors.Load(),
 			ServerErrors: s.metrics.serverErrors.Load(), InFlight: s.metrics.inFlight.Load(),

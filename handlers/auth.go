@@ -155,6 +155,9 @@ func (s *Server) logoutSubmit(c echo.Context) error {
 func (s *Server) homePage(c echo.Context) error {
 	u := currentUser(c)
 	page := views.HomePage{Chrome: s.chrome(c, "Home", "home"), Username: u.Username, Role: string(u.Role)}
+	if !s.sandbox.Available {
+		page.SandboxWarning = s.sandbox.Message + " The agent asks before every command; read each one before allowing it."
+	}
 	return s.render(c, http.StatusOK, views.Home(page))
 }
 

@@ -25,6 +25,7 @@ import (
 	"github.com/astroresearch/astroresearch/auth"
 	"github.com/astroresearch/astroresearch/config"
 	"github.com/astroresearch/astroresearch/migrations"
+	"github.com/astroresearch/astroresearch/research/sesame"
 	"github.com/astroresearch/astroresearch/store"
 )
 
@@ -127,7 +128,8 @@ func newAppLogged(t testing.TB, env map[string]string, log *slog.Logger) *testAp
 		events.Broker().CloseAll()
 	})
 	srv, err := New(Deps{Config: cfg, Store: st, Accounts: accounts, Static: staticFS, Now: clock.Now,
-		Ready: ready, Version: "test", DataDir: dir, Log: log, Agent: rt, Events: events, Model: model})
+		Ready: ready, Version: "test", DataDir: dir, Log: log, Agent: rt, Events: events, Model: model,
+		Targets: fakeSesame(t), Sandbox: SandboxInfo{Message: "Commands run without an OS sandbox: test."}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -284,4 +286,41 @@ type testLogWriter struct{ t testing.TB }
 func (w testLogWriter) Write(p []byte) (int, error) {
 	w.t.Log(strings.TrimSpace(string(p)))
 	return len(p), nil
+}
+
+// fakeSesame serves a Sesame answer for NGC 1275, "not found" for other
+// names and a 503 for "down".
+func fakeSesame(t testing.TB) *sesame.Client {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		name := strings.ToLower(r.URL.RawQuery)
+		switch {
+		case name == "down":
+			http.Error(w, "unavailable", http.StatusServiceUnavailable)
+		case strings.Contains(name, "1275"):
+			w.Write([]byte(`<?xml version="1.0"?><Sesame><Target><name>NGC 1275</name><Resolver name="S=Simbad"><otype>SyG</otype>` +
+				`<jradeg>49.9506671</jradeg><jdedeg>41.5116953</jdedeg><z>0.017559</z><oname>NGC  1275</oname>` +
+				`<alias>Perseus A</alias><alias>3C  84</alias></Resolver></Target></Sesame>`))
+		default:
+			w.Write([]byte(`<?xml version="1.0"?><Sesame><Target><name>x</name><Resolver name="S=Simbad"><INFO>*** Nothing found ***</INFO></Resolver></Target></Sesame>`))
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return sesame.New(plainGetter{srv.Client()}, nil, srv.URL)
+}
+
+// plainGetter is an unguarded Getter for the loopback fake.
+type plainGetter struct{ c *http.Client }
+
+func (g plainGetter) Get(ctx context.Context, u string) (int, []byte, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	if err != nil {
+		return 0, nil, err
+	}
+	res, err := g.c.Do(req)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	return res.StatusCode, b, err
 }

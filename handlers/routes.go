@@ -62,6 +62,7 @@ func (s *Server) routes() {
 
 	signedIn := pages.Group("", s.requireUser)
 	signedIn.GET("/", s.homePage)
+	signedIn.GET("/targets", s.targetsPage)
 	signedIn.GET("/settings", s.settingsPage)
 	signedIn.POST("/settings/password", s.changePassword)
 	signedIn.POST("/settings/tokens", s.createToken)
@@ -85,6 +86,7 @@ func (s *Server) routes() {
 	s.api.POST("/sessions/:id/answers", s.apiAnswer)
 	s.api.POST("/sessions/:id/permissions", s.apiPermission)
 	s.api.GET("/search/history", s.apiSearchHistory)
+	s.api.GET("/targets/:name", s.apiTarget)
 
 	// Event streams live as long as the client: no route deadline.
 	streams := root.Group("/api", s.loadSession, s.authenticate, s.requireUser)

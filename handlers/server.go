@@ -4,6 +4,7 @@
 package handlers
 
 import (
+	"context"
 	"fmt"
 	"io/fs"
 	"log/slog"
@@ -16,6 +17,7 @@ import (
 	"github.com/astroresearch/astroresearch/agent"
 	"github.com/astroresearch/astroresearch/auth"
 	"github.com/astroresearch/astroresearch/config"
+	"github.com/astroresearch/astroresearch/research/sesame"
 	"github.com/astroresearch/astroresearch/store"
 )
 
@@ -37,6 +39,21 @@ type Deps struct {
 	Events *agent.EventLog
 	// Model is the LLM client's model switch, shown and set on the admin page.
 	Model ModelControl
+	// Targets resolves object names (CDS Sesame).
+	Targets TargetResolver
+	// Sandbox says whether run_bash has an OS sandbox (shown to users).
+	Sandbox SandboxInfo
+}
+
+// SandboxInfo is what users are told about the shell tool's sandbox.
+type SandboxInfo struct {
+	Available bool
+	Message   string
+}
+
+// TargetResolver resolves astronomical object names.
+type TargetResolver interface {
+	Resolve(ctx context.Context, name string) (sesame.Object, error)
 }
 
 // ModelControl is the run-time model switch of the LLM client (SPEC R5).
@@ -64,6 +81,8 @@ type Server struct {
 	agent    *agent.Runtime
 	events   *agent.EventLog
 	model    ModelControl
+	targets  TargetResolver
+	sandbox  SandboxInfo
 	e        *echo.Echo
 
 	bookmarklet, api *echo.Group
@@ -71,7 +90,7 @@ type Server struct {
 
 // New builds the echo instance with every route and middleware.
 func New(d Deps) (*Server, error) {
-	if d.Store == nil || d.Accounts == nil || d.Log == nil || d.Static == nil || d.Ready == nil || d.Agent == nil || d.Events == nil || d.Model == nil {
+	if d.Store == nil || d.Accounts == nil || d.Log == nil || d.Static == nil || d.Ready == nil || d.Agent == nil || d.Events == nil || d.Model == nil || d.Targets == nil {
 		return nil, fmt.Errorf("handlers: incomplete dependencies")
 	}
 	if d.Now == nil {
@@ -83,7 +102,7 @@ func New(d Deps) (*Server, error) {
 	s := &Server{
 		cfg: d.Config, st: d.Store, accounts: d.Accounts, log: d.Log, static: d.Static,
 		now: d.Now, ready: d.Ready, version: d.Version, dataDir: d.DataDir, started: d.Now(),
-		proxies: trustedProxies(d.Config.TrustedProxies), agent: d.Agent, events: d.Events, model: d.Model,
+		proxies: trustedProxies(d.Config.TrustedProxies), agent: d.Agent, events: d.Events, model: d.Model, targets: d.Targets, sandbox: d.Sandbox,
 	}
 	s.sessions = newSessionManagers(d.Config, d.Store.Sessions(), s.proxies, s.sessionError)
 	e := echo.New()

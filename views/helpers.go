@@ -40,3 +40,7 @@ func formatBytes[T int64 | uint64](n T) string {
 func formatDuration(d time.Duration) string { return d.Round(time.Second).String() }
 
 func itoa[T int | int64 | uint64](n T) string { return fmt.Sprint(n) }
+
+func fmtDeg(v float64) string { return fmt.Sprintf("%.6f", v) }
+
+func fmtFloat(v float64) string { return fmt.Sprintf("%g", v) }

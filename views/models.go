@@ -3,7 +3,11 @@
 // services or touch the database.
 package views
 
-import "time"
+import (
+	"time"
+
+	"github.com/astroresearch/astroresearch/research/sesame"
+)
 
 // Chrome is what the layout needs on every page.
 type Chrome struct {
@@ -68,6 +72,8 @@ type HomePage struct {
 	Chrome
 	Username string
 	Role     string
+	// SandboxWarning is set when shell commands run without an OS sandbox.
+	SandboxWarning string
 }
 
 // TokenRow is one personal API token in the settings list.
@@ -107,6 +113,7 @@ type SystemInfo struct {
 	DatabaseBytes int64
 	HeapBytes     uint64
 	Goroutines    int
+	Sandbox       string // the shell tool's sandbox status
 	Requests      uint64
 	ServerErrors  uint64
 	ClientErrors  uint64
@@ -139,4 +146,12 @@ type ErrorPage struct {
 	Chrome
 	Status  int
 	Message string
+}
+
+// TargetPage is the object-resolution page.
+type TargetPage struct {
+	Chrome
+	Name   string         // what was asked
+	Object *sesame.Object // nil until resolved
+	Error  string
 }

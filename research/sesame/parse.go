@@ -1,0 +1,155 @@
+// Package sesame resolves astronomical object names with the CDS Sesame
+// service (SIMBAD, NED and VizieR behind one query), SPEC T13.
+package sesame
+
+import (
+	"bytes"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// Object is a resolved name.
+type Object struct {
+	Query       string   `json:"query"`
+	Name        string   `json:"name"`     // canonical name (whitespace normalised)
+	Type        string   `json:"type"`     // SIMBAD/NED object type code, e.g. "SyG"
+	RADeg       float64  `json:"ra_deg"`   // ICRS J2000, degrees
+	DecDeg      float64  `json:"dec_deg"`  // ICRS J2000, degrees
+	RASex       string   `json:"ra_sex"`   // hh:mm:ss.ss
+	DecSex      string   `json:"dec_sex"`  // ±dd:mm:ss.s
+	Redshift    *float64 `json:"redshift"` // nil when Sesame gave none
+	VelocityKmS *float64 `json:"radial_velocity_kms"`
+	Aliases     []string `json:"aliases"`
+	Resolver    string   `json:"resolver"` // which database answered: Simbad, NED or VizieR
+}
+
+// ErrNotFound means Sesame answered but none of its databases knows the name.
+var ErrNotFound = errors.New("not found by Sesame")
+
+// ErrMalformed means the answer was not Sesame XML.
+var ErrMalformed = errors.New("malformed Sesame response")
+
+type xmlSesame struct {
+	XMLName xml.Name    `xml:"Sesame"`
+	Targets []xmlTarget `xml:"Target"`
+}
+
+type xmlTarget struct {
+	Name      string        `xml:"name"`
+	Resolvers []xmlResolver `xml:"Resolver"`
+	Info      []string      `xml:"INFO"`
+}
+
+type xmlResolver struct {
+	Name    string   `xml:"name,attr"`
+	OType   string   `xml:"otype"`
+	JPos    string   `xml:"jpos"`
+	RA      string   `xml:"jradeg"`
+	Dec     string   `xml:"jdedeg"`
+	Z       string   `xml:"z"`
+	Vel     xmlVel   `xml:"Vel"`
+	OName   string   `xml:"oname"`
+	Aliases []string `xml:"alias"`
+	Info    []string `xml:"INFO"`
+}
+
+type xmlVel struct {
+	V string `xml:"v"`
+}
+
+// Parse reads a Sesame XML answer (output option -ox with I for aliases)
+// for query. It takes the first resolver that gave coordinates, in the
+// order asked (SIMBAD, NED, VizieR), and returns ErrNotFound when none did.
+func Parse(query string, body []byte) (Object, error) {
+	var doc xmlSesame
+	dec := xml.NewDecoder(bytes.NewReader(body))
+	dec.Strict = false
+	dec.Entity = xml.HTMLEntity
+	if err := dec.Decode(&doc); err != nil {
+		return Object{}, fmt.Errorf("%w: %v", ErrMalformed, err)
+	}
+	for _, t := range doc.Targets {
+		for _, r := range t.Resolvers {
+			if strings.TrimSpace(r.RA) == "" || strings.TrimSpace(r.Dec) == "" {
+				continue
+			}
+			return objectFrom(query, r)
+		}
+	}
+	return Object{}, ErrNotFound
+}
+
+func objectFrom(query string, r xmlResolver) (Object, error) {
+	ra, err1 := strconv.ParseFloat(strings.TrimSpace(r.RA), 64)
+	dec, err2 := strconv.ParseFloat(strings.TrimSpace(r.Dec), 64)
+	if err1 != nil || err2 != nil || ra < 0 || ra >= 360 || dec < -90 || dec > 90 || math.IsNaN(ra+dec) {
+		return Object{}, fmt.Errorf("%w: coordinates %q %q", ErrMalformed, r.RA, r.Dec)
+	}
+	o := Object{
+		Query: query, Name: squeeze(r.OName), Type: strings.TrimSpace(r.OType),
+		RADeg: ra, DecDeg: dec, RASex: raSex(ra), DecSex: decSex(dec),
+		Resolver: resolverName(r.Name), Aliases: []string{},
+	}
+	if o.Name == "" {
+		o.Name = squeeze(query)
+	}
+	if z, err := strconv.ParseFloat(strings.TrimSpace(r.Z), 64); err == nil {
+		o.Redshift = &z
+	}
+	if v, err := strconv.ParseFloat(strings.TrimSpace(r.Vel.V), 64); err == nil {
+		o.VelocityKmS = &v
+	}
+	seen := map[string]bool{o.Name: true}
+	for _, a := range r.Aliases {
+		a = squeeze(a)
+		if a != "" && !seen[a] {
+			seen[a] = true
+			o.Aliases = append(o.Aliases, a)
+		}
+	}
+	return o, nil
+}
+
+// squeeze collapses runs of whitespace (Sesame pads catalogue numbers:
+// "NGC  1275").
+func squeeze(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// resolverName turns "S=Simbad (via url)" into "Simbad".
+func resolverName(attr string) string {
+	if _, rest, ok := strings.Cut(attr, "="); ok {
+		attr = rest
+	}
+	if name, _, ok := strings.Cut(attr, " "); ok {
+		return name
+	}
+	return attr
+}
+
+// raSex formats right ascension in degrees as hh:mm:ss.ss.
+func raSex(deg float64) string {
+	total := math.Round(deg/15*3600*100) / 100 // seconds of time, 0.01 s
+	if total >= 24*3600 {
+		total -= 24 * 3600
+	}
+	h := math.Floor(total / 3600)
+	m := math.Floor((total - h*3600) / 60)
+	s := total - h*3600 - m*60
+	return fmt.Sprintf("%02.0f:%02.0f:%05.2f", h, m, s)
+}
+
+// decSex formats declination in degrees as ±dd:mm:ss.s.
+func decSex(deg float64) string {
+	sign := "+"
+	if deg < 0 {
+		sign, deg = "-", -deg
+	}
+	total := math.Round(deg*3600*10) / 10 // arcseconds, 0.1"
+	d := math.Floor(total / 3600)
+	m := math.Floor((total - d*3600) / 60)
+	s := total - d*3600 - m*60
+	return fmt.Sprintf("%s%02.0f:%02.0f:%04.1f", sign, d, m, s)
+}
