@@ -28,6 +28,7 @@ import (
 	"github.com/astroresearch/astroresearch/agent"
 	"github.com/astroresearch/astroresearch/agent/llm"
 	"github.com/astroresearch/astroresearch/agent/tools"
+	fstools "github.com/astroresearch/astroresearch/agent/tools/fs"
 	"github.com/astroresearch/astroresearch/agent/tools/shell"
 	"github.com/astroresearch/astroresearch/agent/tools/skills"
 	"github.com/astroresearch/astroresearch/auth"
@@ -241,7 +242,14 @@ func newRuntime(ctx context.Context, cfg config.Config, st *store.Store, targets
 	if err != nil {
 		return nil, nil, nil, none, err
 	}
-	td := agent.ToolDeps{Store: st, Skills: lib, Targets: targets, Bash: bash}
+	roots, err := fstools.OpenRoots(fstools.Options{DataDir: cfg.DataDir,
+		WorkspaceDir: filepath.Join(cfg.DataDir, "workspace"), LibraryDir: filepath.Join(cfg.DataDir, "library"),
+		SkillsDir: lib.Dir(), Protected: []string{dbPath(cfg), ".env"}})
+	if err != nil {
+		return nil, nil, nil, none, err
+	}
+	files := fstools.Tools(roots, fstools.NewFileCache(0, 0))
+	td := agent.ToolDeps{Store: st, Skills: lib, Targets: targets, Bash: bash, Files: files}
 	rt := agent.New(agent.Config{
 		MaxSteps: cfg.AgentMaxSteps, ToolTimeout: cfg.AgentToolTimeout, MaxToolOutput: cfg.AgentMaxToolOutput,
 		DataDir: cfg.DataDir, WorkspaceDir: filepath.Join(cfg.DataDir, "workspace"), DefaultThinking: cfg.LLMEnableThinking,
@@ -263,7 +271,8 @@ func newBash(ctx context.Context, cfg config.Config, log *slog.Logger) (tools.To
 	if err != nil {
 		return nil, shell.SandboxStatus{}, err
 	}
-	opts := shell.Options{Workspace: ws, Sandbox: mode, MaxTimeout: min(shell.DefaultMaxTimeout, cfg.AgentToolTimeout)}
+	opts := shell.Options{Workspace: ws, UserDir: fstools.UserWorkspace, Sandbox: mode,
+		MaxTimeout: min(shell.DefaultMaxTimeout, cfg.AgentToolTimeout)}
 	if err := opts.Validate(); err != nil {
 		return nil, shell.SandboxStatus{}, err
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"runtime/debug"
 	"strings"
 	"sync"
@@ -323,7 +324,11 @@ func (t *turnRun) complete(ctx context.Context, step int, c *callRun) llm.Messag
 		output += "\n\n" + c.extra
 	}
 	meta := c.res.Metadata
-	stub, path, err := persistLargeOutput(t.r.cfg.DataDir, t.session.ID, c.call.ID, output, t.r.cfg.MaxToolOutput)
+	limit := t.r.cfg.MaxToolOutput
+	if c.caps.BoundedOutput {
+		limit = math.MaxInt // it pages itself; a stub would hide what it read
+	}
+	stub, path, err := persistLargeOutput(t.r.cfg.DataDir, t.session.ID, c.call.ID, output, limit)
 	if err != nil {
 		t.log().Error("persisting a large output failed", "err", err)
 		stub = truncateRunes(output, t.r.cfg.MaxToolOutput) + "\n[output truncated]"

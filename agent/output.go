@@ -9,7 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"strings"
+
+	fstools "github.com/astroresearch/astroresearch/agent/tools/fs"
 	"unicode/utf8"
 )
 
@@ -40,7 +41,7 @@ func persistLargeOutput(dataDir, session, toolCallID, output string, limit int) 
 	if n <= limit {
 		return output, "", nil
 	}
-	rel := filepath.Join("tool-results", strings.TrimSuffix(outputFileName(session), ".txt"), outputFileName(toolCallID))
+	rel := filepath.Join("tool-results", fstools.SessionDirName(session), outputFileName(toolCallID))
 	full := filepath.Join(dataDir, rel)
 	if err := os.MkdirAll(filepath.Dir(full), 0o750); err != nil {
 		return "", "", fmt.Errorf("agent: tool-results dir: %w", err)

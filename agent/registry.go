@@ -24,6 +24,7 @@ type ToolDeps struct {
 	Skills  *skills.Library // load_skill
 	Targets astro.Resolver  // query_target
 	Bash    tools.Tool      // run_bash, built with its sandbox status
+	Files   []tools.Tool    // read_file, grep_files, glob_files, file_write, file_edit
 }
 
 // StandardRegistry returns the research agent's registry: load_tool and
@@ -42,6 +43,9 @@ func StandardRegistry(d ToolDeps) *tools.Registry {
 	}
 	if d.Bash != nil {
 		mustAdd(r, d.Bash)
+	}
+	for _, t := range d.Files {
+		mustAdd(r, t)
 	}
 	return r
 }

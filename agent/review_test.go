@@ -2,11 +2,14 @@ package agent
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/astroresearch/astroresearch/agent/llm/llmtest"
+	"github.com/astroresearch/astroresearch/agent/tools"
+	fstools "github.com/astroresearch/astroresearch/agent/tools/fs"
 	"github.com/astroresearch/astroresearch/store"
 )
 
@@ -124,5 +127,39 @@ func TestPermissionRequestExpires(t *testing.T) {
 	r := decode[ToolResultData](t, eventsOf(h.allEvents(s), KindToolResult)[0])
 	if !r.IsError || !strings.Contains(r.Output, "Nobody answered") {
 		t.Fatalf("result %+v", r)
+	}
+}
+
+// TestReadPersistedOutput: a large result is replaced by a stub naming a
+// file, and read_file can read that file back in full (R14 + T1).
+func TestReadPersistedOutput(t *testing.T) {
+	lines := tools.New("lines", "Many lines.", func(ctx context.Context, tc *tools.Context, a bigArgs) (tools.Result, error) {
+		var b strings.Builder
+		for i := 0; i < a.N; i++ {
+			fmt.Fprintf(&b, "row %04d of the catalogue\n", i)
+		}
+		return tools.Result{Output: b.String()}, nil
+	})
+	h := newHarness(t, withTools(lines))
+	roots, err := fstools.OpenRoots(fstools.Options{DataDir: h.dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { roots.Close() })
+	h.extra = append(h.extra, fstools.Tools(roots, fstools.NewFileCache(0, 0))...)
+	s := h.session()
+	h.fake.Enqueue(
+		llmtest.ToolCalls(llmtest.Call{ID: "big1", Name: "lines", Args: `{"n":500}`}),
+		llmtest.ToolCalls(llmtest.Call{ID: "read1", Name: "read_file", Args: `{"path":"tool-results/big1.txt"}`}),
+		llmtest.Text("read it"),
+	)
+	h.runTurn(s, "go")
+	msgs := h.fake.Requests()[2].Messages
+	stub, read := msgs[3].Content, msgs[5].Content
+	if !strings.Contains(stub, "tool-results/") {
+		t.Fatalf("stub %q", stub[:200])
+	}
+	if strings.HasPrefix(read, "<persisted-output") || !strings.Contains(read, "row 0499 of the catalogue") {
+		t.Fatalf("read_file did not return the full persisted output (%d chars): %.200q", len(read), read)
 	}
 }

@@ -19,6 +19,8 @@ type Capabilities struct {
 	SiblingAbort bool
 	// Interactive: the call waits for the user; no tool timeout (default false).
 	Interactive bool
+	// BoundedOutput: the tool pages its own output; never persisted (default false).
+	BoundedOutput bool
 	// ReadOnly: the tool changes nothing (default false).
 	ReadOnly bool
 	// Deferred: listed in the catalog and loaded by load_tool (default false).
@@ -53,6 +55,9 @@ func Caps(t Tool) Capabilities {
 	}
 	if it, ok := t.(InteractiveTool); ok {
 		c.Interactive = it.IsInteractive()
+	}
+	if bo, ok := t.(BoundedOutputTool); ok {
+		c.BoundedOutput = bo.BoundsOwnOutput()
 	}
 	if ro, ok := t.(ReadOnlyTool); ok {
 		c.ReadOnly = ro.IsReadOnly()

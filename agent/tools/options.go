@@ -10,15 +10,16 @@ type Option func(*toolSettings)
 // toolSettings collects the options of one New call. The typed closures
 // are kept as any and asserted to their func(A) form by New.
 type toolSettings struct {
-	interrupt    InterruptBehavior
-	readOnly     bool
-	deferred     bool
-	siblingAbort bool
-	interactive  bool
-	summary      string
-	alwaysSafe   bool
-	concurrency  any // func(A) bool
-	permission   any // func(context.Context, *Context, A) PermissionDecision
+	interrupt     InterruptBehavior
+	readOnly      bool
+	deferred      bool
+	siblingAbort  bool
+	interactive   bool
+	boundedOutput bool
+	summary       string
+	alwaysSafe    bool
+	concurrency   any // func(A) bool
+	permission    any // func(context.Context, *Context, A) PermissionDecision
 }
 
 // WithInterrupt sets what a user stop does to a running call (default
@@ -49,6 +50,13 @@ func WithReadOnly() Option {
 // the model loads it with load_tool.
 func WithDeferred() Option {
 	return func(s *toolSettings) { s.deferred = true }
+}
+
+// WithBoundedOutput marks a tool that caps its own output and pages the
+// rest (read_file): the executor never swaps its output for a
+// <persisted-output> stub, which would defeat reading a persisted result.
+func WithBoundedOutput() Option {
+	return func(s *toolSettings) { s.boundedOutput = true }
 }
 
 // WithInteractive marks a tool that waits for the user and bounds that wait

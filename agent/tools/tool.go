@@ -84,6 +84,10 @@ type ReadOnlyTool interface{ IsReadOnly() bool }
 // apply to it: it bounds its own wait (default false).
 type InteractiveTool interface{ IsInteractive() bool }
 
+// BoundedOutputTool caps and pages its own output, so the runtime does not
+// move it to tool-results (read_file) (default false).
+type BoundedOutputTool interface{ BoundsOwnOutput() bool }
+
 // DeferredTool is listed in the catalog and loaded on demand by load_tool
 // instead of being offered in the first prompt (default false).
 type DeferredTool interface{ DeferLoading() bool }

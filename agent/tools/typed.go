@@ -142,6 +142,9 @@ func (t *typed[A]) IsConcurrencySafe(raw json.RawMessage) bool {
 	return err == nil && t.concurrency(args)
 }
 
+// BoundsOwnOutput implements BoundedOutputTool.
+func (t *typed[A]) BoundsOwnOutput() bool { return t.settings.boundedOutput }
+
 // IsInteractive implements InteractiveTool.
 func (t *typed[A]) IsInteractive() bool { return t.settings.interactive }
 

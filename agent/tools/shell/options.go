@@ -66,6 +66,10 @@ type Options struct {
 	// if missing. In the sandbox it is the only writable host directory,
 	// mounted at the same path. It must not be "/".
 	Workspace string
+	// UserDir, when set, gives each user their own directory under
+	// Workspace (the same one the file tools use), so one user's commands
+	// never see another's files.
+	UserDir func(userID int64) string
 	// Timeout is the time limit of a call that gives no timeout_secs
 	// (default DefaultTimeout).
 	Timeout time.Duration

@@ -3,6 +3,7 @@ package shell
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -42,7 +43,11 @@ func RunBash(opts Options, status SandboxStatus) tools.Tool {
 			if o.Sandbox == SandboxRequire && !sandboxed {
 				return tools.Errorf("run_bash is disabled: the OS sandbox is required but not available (%s).", status.reason()), nil
 			}
-			out, err := run(ctx, o, status, sandboxed, args.Command, o.timeoutFor(args.TimeoutSecs))
+			call := o
+			if o.UserDir != nil {
+				call.Workspace = filepath.Join(o.Workspace, o.UserDir(tc.UserID))
+			}
+			out, err := run(ctx, call, status, sandboxed, args.Command, o.timeoutFor(args.TimeoutSecs))
 			if err != nil {
 				return tools.Result{}, err
 			}
@@ -58,7 +63,11 @@ func RunBash(opts Options, status SandboxStatus) tools.Tool {
 func description(o Options, status SandboxStatus, sandboxed bool) string {
 	var b strings.Builder
 	b.WriteString("Run a bash command in the research workspace and return its output. ")
-	fmt.Fprintf(&b, "The command starts in %s (also $HOME); files written there persist between calls. ", o.Workspace)
+	if o.UserDir != nil {
+		b.WriteString("The command starts in your workspace directory (also $HOME), the same files the file tools show as workspace/; files written there persist between calls. ")
+	} else {
+		fmt.Fprintf(&b, "The command starts in %s (also $HOME); files written there persist between calls. ", o.Workspace)
+	}
 	if sandboxed {
 		b.WriteString("It runs in a sandbox: the system is read-only, only the workspace is writable, and there is no network access. ")
 	} else {
