@@ -3,6 +3,8 @@ package agent
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -10,6 +12,7 @@ import (
 	"github.com/astroresearch/astroresearch/agent/llm/llmtest"
 	"github.com/astroresearch/astroresearch/agent/tools"
 	fstools "github.com/astroresearch/astroresearch/agent/tools/fs"
+	"github.com/astroresearch/astroresearch/agent/tools/shell"
 	"github.com/astroresearch/astroresearch/store"
 )
 
@@ -161,5 +164,52 @@ func TestReadPersistedOutput(t *testing.T) {
 	}
 	if strings.HasPrefix(read, "<persisted-output") || !strings.Contains(read, "row 0499 of the catalogue") {
 		t.Fatalf("read_file did not return the full persisted output (%d chars): %.200q", len(read), read)
+	}
+}
+
+// TestSymlinkFromRunBashCannotEscape: links made by run_bash in the
+// workspace do not let the file tools leave it (issue: "a symlink to / or
+// to a parent made by run_bash").
+func TestSymlinkFromRunBashCannotEscape(t *testing.T) {
+	h := newHarness(t)
+	ws := filepath.Join(h.dir, "workspace")
+	roots, err := fstools.OpenRoots(fstools.Options{DataDir: h.dir, WorkspaceDir: ws})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { roots.Close() })
+	h.extra = append(h.extra, fstools.Tools(roots, fstools.NewFileCache(0, 0))...)
+	h.extra = append(h.extra, shell.RunBash(shell.Options{Workspace: ws, UserDir: fstools.UserWorkspace, Sandbox: shell.SandboxOff}, shell.SandboxStatus{}))
+	if _, err := h.st.PutPermissionRule(context.Background(), h.userID, "run_bash", "*", "allow"); err != nil {
+		t.Fatal(err)
+	}
+	s := h.session()
+	h.fake.Enqueue(
+		llmtest.ToolCalls(llmtest.Call{ID: "ln", Name: "run_bash", Args: `{"command":"ln -s / root && ln -s .. up && ln -s ../.. upup && echo linked"}`}),
+		llmtest.ToolCalls(
+			llmtest.Call{ID: "r1", Name: "read_file", Args: `{"path":"root/etc/passwd"}`},
+			llmtest.Call{ID: "r2", Name: "read_file", Args: `{"path":"upup/astro.db"}`},
+			llmtest.Call{ID: "r3", Name: "grep_files", Args: `{"pattern":"root:","path":"workspace"}`},
+			llmtest.Call{ID: "r4", Name: "file_write", Args: `{"path":"up/u2/planted.txt","content":"x"}`},
+		),
+		llmtest.Text("done"),
+	)
+	h.runTurn(s, "go")
+	msgs := h.fake.Requests()[2].Messages
+	if !strings.Contains(msgs[3].Content, "linked") {
+		t.Fatalf("run_bash: %q", msgs[3].Content)
+	}
+	for _, m := range msgs[5:9] {
+		if strings.Contains(m.Content, "root:x:0:0") || strings.Contains(m.Content, "SQLite format") {
+			t.Fatalf("%s escaped the workspace: %.200q", m.ToolCallID, m.Content)
+		}
+	}
+	for _, id := range []int{5, 6, 8} {
+		if !strings.Contains(msgs[id].Content, "outside") && !strings.Contains(msgs[id].Content, "refused") {
+			t.Errorf("%s not refused: %.200q", msgs[id].ToolCallID, msgs[id].Content)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(ws, "u2", "planted.txt")); err == nil {
+		t.Fatal("file_write through a symlink reached another user's workspace")
 	}
 }
