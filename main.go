@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"github.com/astroresearch/astroresearch/agent"
+	"github.com/astroresearch/astroresearch/agent/compact"
 	"github.com/astroresearch/astroresearch/agent/llm"
 	"github.com/astroresearch/astroresearch/agent/tools"
 	fstools "github.com/astroresearch/astroresearch/agent/tools/fs"
@@ -248,12 +249,16 @@ func newRuntime(ctx context.Context, cfg config.Config, st *store.Store, targets
 	if err != nil {
 		return nil, nil, nil, none, err
 	}
-	files := fstools.Tools(roots, fstools.NewFileCache(0, 0))
+	fileCache := fstools.NewFileCache(0, 0)
+	files := fstools.Tools(roots, fileCache)
 	td := agent.ToolDeps{Store: st, Skills: lib, Targets: targets, Bash: bash, Files: files}
 	rt := agent.New(agent.Config{
 		MaxSteps: cfg.AgentMaxSteps, ToolTimeout: cfg.AgentToolTimeout, MaxToolOutput: cfg.AgentMaxToolOutput,
 		DataDir: cfg.DataDir, WorkspaceDir: filepath.Join(cfg.DataDir, "workspace"), DefaultThinking: cfg.LLMEnableThinking,
+		Budget: compact.Budget{SoftLimit: cfg.AgentTokenSoftLimit, HardLimit: cfg.AgentTokenHardLimit,
+			MaxMessages: cfg.AgentMaxMessages, CharLimit: cfg.AgentContextCharLimit},
 	}, agent.Deps{
+		Summarizer: compact.ModelSummarizer(model), Files: fileCache,
 		Store: st, Model: model, Events: events, Hooks: hooks, Perms: agent.NewPermissions(st, true), Log: log,
 		Skills: lib, Registry: func() *tools.Registry { return agent.StandardRegistry(td) },
 	})

@@ -143,8 +143,8 @@ type ErrorData struct {
 	Class   string `json:"class"`
 }
 
-// DoneData ends a turn. Reason is "answer", "max_steps", "cancelled",
-// "error" or "interrupted".
+// DoneData ends a turn. Reason is "answer", "max_steps",
+// "diminishing_returns", "cancelled", "error" or "interrupted".
 type DoneData struct {
 	Reason string `json:"reason"`
 	Answer string `json:"answer,omitempty"`

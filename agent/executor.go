@@ -306,6 +306,7 @@ func (t *turnRun) liveToolContext(ctx context.Context, c *callRun) (*tools.Conte
 				t.emit(ctx, KindToolProgress, ToolProgressData{ID: c.call.ID, Progress: text})
 			}
 		},
+		RequestCompaction: func() { t.compactRequested.Store(true) },
 		Ask: func(callCtx context.Context, q string, options []string) (string, error) {
 			if closed.Load() {
 				return "", errors.New("the tool call has ended")

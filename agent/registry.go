@@ -35,6 +35,7 @@ func StandardRegistry(d ToolDeps) *tools.Registry {
 	mustAdd(r, self.TodoWrite(d.Store))
 	mustAdd(r, self.AskUser())
 	mustAdd(r, self.SearchHistory(d.Store))
+	mustAdd(r, self.CompressContext())
 	if d.Skills != nil {
 		mustAdd(r, skills.LoadSkill(d.Skills))
 	}

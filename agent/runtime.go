@@ -10,6 +10,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/astroresearch/astroresearch/agent/compact"
 	"github.com/astroresearch/astroresearch/agent/llm"
 	"github.com/astroresearch/astroresearch/agent/tools"
 	"github.com/astroresearch/astroresearch/agent/tools/skills"
@@ -48,6 +49,9 @@ type Config struct {
 	// DefaultThinking is the thinking flag of turns that do not say
 	// (LLM_ENABLE_THINKING).
 	DefaultThinking bool
+	// Budget is the context budget (C3, C7); zero fields take the SPEC
+	// defaults.
+	Budget compact.Budget
 }
 
 func (c *Config) defaults() {
@@ -62,6 +66,9 @@ func (c *Config) defaults() {
 	}
 	if c.AskTimeout <= 0 {
 		c.AskTimeout = 5 * time.Minute
+	}
+	if c.Budget == (compact.Budget{}) {
+		c.Budget = compact.DefaultBudget()
 	}
 }
 
@@ -79,8 +86,14 @@ type Deps struct {
 	Services any
 	// Skills lists skills in the system prompt (nil: no skills).
 	Skills *skills.Library
-	Log    *slog.Logger
-	Now    func() time.Time
+	// Summarizer writes the L2 compaction summary (nil: that layer is
+	// skipped and the next one runs).
+	Summarizer compact.Summarizer
+	// Files is read_file's cache, snapshotted around compactions (nil:
+	// nothing to restore).
+	Files FileCache
+	Log   *slog.Logger
+	Now   func() time.Time
 }
 
 // Runtime runs agent turns in the background, one per session at a time.
@@ -94,9 +107,10 @@ type Runtime struct {
 	stopBase context.CancelFunc
 	wg       sync.WaitGroup
 
-	mu      sync.Mutex
-	running map[string]*runningTurn
-	closed  bool
+	mu       sync.Mutex
+	running  map[string]*runningTurn
+	breakers map[string]*compact.Breaker
+	closed   bool
 }
 
 // runningTurn is the registry entry of a running turn; its fields are
@@ -118,7 +132,8 @@ func New(cfg Config, d Deps) *Runtime {
 		d.Now = time.Now
 	}
 	base, stop := context.WithCancel(context.Background())
-	return &Runtime{cfg: cfg, d: d, pending: newPending(), base: base, stopBase: stop, running: map[string]*runningTurn{}}
+	return &Runtime{cfg: cfg, d: d, pending: newPending(), base: base, stopBase: stop,
+		running: map[string]*runningTurn{}, breakers: map[string]*compact.Breaker{}}
 }
 
 // TurnRequest starts a turn.

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime/debug"
+	"sync/atomic"
 
+	"github.com/astroresearch/astroresearch/agent/compact"
 	"github.com/astroresearch/astroresearch/agent/llm"
 	"github.com/astroresearch/astroresearch/agent/tools"
 	"github.com/astroresearch/astroresearch/store"
@@ -32,6 +34,10 @@ type turnRun struct {
 	steps    int
 	firstSeq int64 // seq of the turn's first event (for the trajectory)
 	finished bool  // done emitted
+
+	tokens           compact.Tracker            // prompt size: API figure + estimate since
+	returns          compact.DiminishingReturns // C4
+	compactRequested atomic.Bool                // set by compress_context
 }
 
 // finalAnswerPrompt is sent (without tools) when the step limit is reached.
@@ -120,9 +126,15 @@ func (t *turnRun) history(ctx context.Context) ([]llm.Message, error) {
 // loop runs model steps until the model answers without tools or the step
 // limit forces a final answer.
 func (t *turnRun) loop(ctx context.Context) (string, error) {
+	reason := "max_steps"
 	for step := 1; step <= t.r.cfg.MaxSteps; step++ {
 		t.steps = step
-		resp, err := t.callModel(ctx, step, t.registry.Definitions())
+		nudge, err := t.manageContext(ctx, step)
+		if err != nil {
+			return "", err
+		}
+		before := t.tokens.Tokens(t.msgs)
+		resp, err := t.callModel(ctx, step, t.registry.Definitions(), nudge...)
 		if err != nil {
 			return "", err
 		}
@@ -135,6 +147,10 @@ func (t *turnRun) loop(ctx context.Context) (string, error) {
 		if ctx.Err() != nil {
 			return "", ctx.Err()
 		}
+		if t.returns.Check(t.tokens.Tokens(t.msgs) - before) {
+			reason = "diminishing_returns" // C4: steps stopped adding anything
+			break
+		}
 	}
 	t.msgs = append(t.msgs, llm.Message{Role: llm.RoleUser, Content: finalAnswerPrompt})
 	resp, err := t.callModel(ctx, t.steps+1, nil)
@@ -142,16 +158,21 @@ func (t *turnRun) loop(ctx context.Context) (string, error) {
 		return "", err
 	}
 	t.answer = resp.Message.Content
-	return "max_steps", nil
+	return reason, nil
 }
 
 // callModel streams one completion, emitting thought/text events as they
 // arrive, records the assistant message and usage, and returns it. Missing
 // tool call ids were already filled by the client; empty ones are fixed
 // here too (R13 id repair).
-func (t *turnRun) callModel(ctx context.Context, step int, defs []llm.ToolDef) (llm.Response, error) {
+func (t *turnRun) callModel(ctx context.Context, step int, defs []llm.ToolDef, transient ...llm.Message) (llm.Response, error) {
 	buf := newDeltaBuffer(func(kind Kind, text string) { t.emit(ctx, kind, TextData{Text: text}) })
-	resp, err := t.r.d.Model.Stream(ctx, llm.Request{Messages: t.msgs, Tools: defs, Thinking: t.thinking}, buf.add)
+	msgs := t.msgs
+	if len(transient) > 0 {
+		// Nudges ride along with this request only.
+		msgs = append(append(make([]llm.Message, 0, len(t.msgs)+len(transient)), t.msgs...), transient...)
+	}
+	resp, err := t.r.d.Model.Stream(ctx, llm.Request{Messages: msgs, Tools: defs, Thinking: t.thinking}, buf.add)
 	buf.flush()
 	if err != nil {
 		return llm.Response{}, err
@@ -166,6 +187,7 @@ func (t *turnRun) callModel(ctx context.Context, step int, defs []llm.ToolDef) (
 	if err := t.persist(ctx, step, resp.Message); err != nil {
 		return llm.Response{}, err
 	}
+	t.tokens.Observe(resp.Usage.PromptTokens, len(t.msgs))
 	t.msgs = append(t.msgs, resp.Message)
 	u := resp.Usage
 	t.emit(ctx, KindUsage, UsageData{Model: resp.Model, PromptTokens: u.PromptTokens,

@@ -132,6 +132,9 @@ type Context struct {
 	// Ask shows the user a question card and waits for the answer (T19).
 	// Nil for sub-agents, which never address the user.
 	Ask func(ctx context.Context, question string, options []string) (string, error)
+	// RequestCompaction asks the runtime to compress the conversation
+	// before its next model call (T16). Nil where not supported.
+	RequestCompaction func()
 	// Log is the runtime's logger with call attributes.
 	Log *slog.Logger
 }

@@ -1,0 +1,122 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/astroresearch/astroresearch/agent/compact"
+	"github.com/astroresearch/astroresearch/agent/llm"
+	fstools "github.com/astroresearch/astroresearch/agent/tools/fs"
+)
+
+// Context management in the loop (SPEC C3–C10): before every model call
+// the conversation is compacted when it is over budget (or when the model
+// asked with compress_context), files it had read are restored, and a
+// budget nudge may ride along with the request.
+
+// restoreFiles and restoreChars bound the C10 restore after compaction.
+const (
+	restoreFiles = 5
+	restoreChars = 4000
+)
+
+// FileCache is the read_file state the runtime snapshots around a
+// compaction (the fs package's cache).
+type FileCache interface {
+	Snapshot(session string, maxChars int) []fstools.Entry
+	Forget(session string)
+}
+
+// breakerFor returns the session's compaction circuit breaker; it lives
+// across turns (its cool-down is 300 s).
+func (r *Runtime) breakerFor(session string) *compact.Breaker {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	b, ok := r.breakers[session]
+	if !ok {
+		b = compact.NewBreaker(r.d.Now)
+		r.breakers[session] = b
+	}
+	return b
+}
+
+func (t *turnRun) compactOptions() compact.Options {
+	return compact.Options{Budget: t.r.cfg.Budget, Summarizer: t.r.d.Summarizer, Question: t.question}
+}
+
+// manageContext runs before each model call: a requested or triggered
+// compaction, then the step's budget nudge (returned, sent with this
+// request only).
+func (t *turnRun) manageContext(ctx context.Context, step int) ([]llm.Message, error) {
+	tokens := t.tokens.Tokens(t.msgs)
+	manual := t.compactRequested.Swap(false)
+	if manual || compact.Trigger(tokens, t.r.cfg.Budget) {
+		if err := t.compactNow(ctx, step, manual, tokens); err != nil {
+			return nil, err
+		}
+	}
+	if msg, ok := compact.Nudge(t.tokens.Tokens(t.msgs), t.r.cfg.Budget); ok {
+		return []llm.Message{{Role: llm.RoleUser, Content: msg}}, nil
+	}
+	return nil, nil
+}
+
+// compactNow compresses t.msgs (C7), with the PreCompact/PostCompact hooks,
+// a compaction event, and the file-state restore (C10).
+func (t *turnRun) compactNow(ctx context.Context, step int, manual bool, tokens int) error {
+	in := t.hookInput(HookPreCompact)
+	in.Step, in.Message = step, fmt.Sprintf("%d messages, ~%d tokens", len(t.msgs), tokens)
+	t.hooks().Run(ctx, in)
+	var snapshot []fstools.Entry
+	if t.r.d.Files != nil {
+		snapshot = t.r.d.Files.Snapshot(t.session.ID, restoreChars)
+	}
+	b := t.r.breakerFor(t.session.ID)
+	var res compact.Result
+	var err error
+	ran := true
+	if manual {
+		res, err = compact.Manual(ctx, b, t.msgs, t.compactOptions())
+	} else {
+		res, ran, err = compact.Auto(ctx, b, t.msgs, tokens, t.compactOptions())
+	}
+	switch {
+	case errors.Is(err, compact.ErrBusy):
+		return nil
+	case err != nil:
+		return err
+	case !ran || res.Method == "":
+		return nil
+	}
+	if res.SummaryError != nil {
+		t.log().Warn("compaction summary failed; fell back", "err", res.SummaryError)
+	}
+	t.msgs = append(res.Messages, restoreBlocks(snapshot)...)
+	t.tokens.Reset()
+	if t.r.d.Files != nil {
+		t.r.d.Files.Forget(t.session.ID) // the model no longer holds what it read
+	}
+	t.emit(ctx, KindCompaction, CompactionData{Before: res.Before, After: len(t.msgs), Method: res.Method})
+	out := t.hookInput(HookPostCompact)
+	out.Step, out.Message = step, res.Method
+	t.hooks().Run(ctx, out)
+	return nil
+}
+
+// restoreBlocks turns the most recent file reads into
+// "[restored after compaction: path]" messages.
+func restoreBlocks(snapshot []fstools.Entry) []llm.Message {
+	if len(snapshot) == 0 {
+		return nil
+	}
+	var b strings.Builder
+	for i, e := range snapshot {
+		if i == restoreFiles {
+			break
+		}
+		fmt.Fprintf(&b, "[restored after compaction: %s]\n%s\n\n", e.Path, e.Content)
+	}
+	return []llm.Message{{Role: llm.RoleUser, Content: strings.TrimSpace(b.String())}}
+}

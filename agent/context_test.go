@@ -1,0 +1,108 @@
+package agent
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/astroresearch/astroresearch/agent/compact"
+	"github.com/astroresearch/astroresearch/agent/llm/llmtest"
+)
+
+// sentValid checks a request the model received: system first, each call
+// followed by exactly its results.
+func sentValid(t *testing.T, msgs []llmtest.Message) {
+	t.Helper()
+	if len(msgs) == 0 || msgs[0].Role != "system" {
+		t.Fatalf("system message not first: %+v", msgs)
+	}
+	for i := 0; i < len(msgs); i++ {
+		m := msgs[i]
+		if m.Role == "tool" {
+			t.Fatalf("message %d: result without its call", i)
+		}
+		for j, c := range m.ToolCalls {
+			if i+1+j >= len(msgs) || msgs[i+1+j].ToolCallID != c.ID {
+				t.Fatalf("message %d: call %s not followed by its result", i, c.ID)
+			}
+		}
+		i += len(m.ToolCalls)
+	}
+}
+
+func TestAutoCompactionInTheLoop(t *testing.T) {
+	h := newHarness(t, withTools(echoTool()), withConfig(func(c *Config) {
+		c.MaxSteps = 8
+		c.Budget = compact.Budget{SoftLimit: 1500, HardLimit: 4000, MaxMessages: 12, CharLimit: 1000}
+	}))
+	s := h.session()
+	long := strings.Repeat("spectral line data ", 60) // ~1,100 characters per result
+	var turns []llmtest.Turn
+	for i := 0; i < 6; i++ {
+		turns = append(turns, llmtest.ToolCalls(llmtest.Call{ID: fmt.Sprint("e", i), Name: "echo",
+			Args: fmt.Sprintf(`{"text":"%d %s"}`, i, long)}))
+	}
+	h.fake.Enqueue(append(turns, llmtest.Text("summary of findings"))...)
+	h.runTurn(s, "Collect the line data")
+	evs := h.allEvents(s)
+	comps := eventsOf(evs, KindCompaction)
+	if len(comps) == 0 {
+		t.Fatalf("no compaction over budget; events %s", kinds(evs))
+	}
+	if c := decode[CompactionData](t, comps[0]); c.Method == "" || c.After > c.Before {
+		t.Fatalf("compaction %+v", c)
+	}
+	for _, r := range h.fake.Requests() {
+		sentValid(t, r.Messages)
+	}
+	last := h.fake.Requests()[len(h.fake.Requests())-1].Messages
+	if !strings.Contains(fmt.Sprint(last), "[Previous: used echo]") {
+		t.Fatal("old tool results were not shortened")
+	}
+	if d := decode[DoneData](t, evs[len(evs)-1]); d.Reason != "answer" && d.Reason != "diminishing_returns" {
+		t.Fatalf("done %+v", d)
+	}
+	// The stored conversation is untouched by compaction.
+	h.assertValidHistory(s)
+	if n := len(h.history(s)); n < 14 {
+		t.Fatalf("history lost messages: %d", n)
+	}
+}
+
+func TestCompressContextTool(t *testing.T) {
+	h := newHarness(t, withTools(echoTool()))
+	s := h.session()
+	var calls []llmtest.Call
+	for i := 0; i < 10; i++ {
+		calls = append(calls, llmtest.Call{ID: fmt.Sprint("e", i), Name: "echo", Args: fmt.Sprintf(`{"text":"result %d: %s"}`, i, strings.Repeat("flux ", 30))})
+	}
+	h.fake.Enqueue(
+		llmtest.ParallelToolCalls(calls...),
+		llmtest.ToolCalls(llmtest.Call{ID: "b", Name: "compress_context", Args: `{}`}),
+		llmtest.Text("done"),
+	)
+	h.runTurn(s, "go")
+	comps := eventsOf(h.allEvents(s), KindCompaction)
+	if len(comps) != 1 {
+		t.Fatalf("compress_context did not compress: %s", kinds(h.allEvents(s)))
+	}
+	for _, r := range h.fake.Requests() {
+		sentValid(t, r.Messages)
+	}
+}
+
+func TestBudgetNudgeSentOnce(t *testing.T) {
+	h := newHarness(t, withConfig(func(c *Config) {
+		c.Budget = compact.Budget{SoftLimit: 1000, HardLimit: 1200, MaxMessages: 50, CharLimit: 100000}
+	}))
+	s := h.session()
+	h.fake.Enqueue(llmtest.Text("ok").WithUsage(1300, 10))
+	h.runTurn(s, strings.Repeat("a long question about galaxies ", 150))
+	sent := h.fake.Requests()[0].Messages
+	if last := sent[len(sent)-1]; last.Role != "user" || !strings.Contains(strings.ToLower(last.Content), "answer now") {
+		t.Fatalf("no over-budget nudge with the request: %+v", last.Content)
+	}
+	if rows := h.history(s); strings.Contains(fmt.Sprint(rows), "answer now") {
+		t.Fatal("a nudge was persisted")
+	}
+}
