@@ -60,7 +60,30 @@ func (t *turnRun) manageContext(ctx context.Context, step int) ([]llm.Message, e
 	if msg, ok := compact.Nudge(t.tokens.Tokens(t.msgs), t.r.cfg.Budget); ok {
 		return []llm.Message{{Role: llm.RoleUser, Content: msg}}, nil
 	}
+	if msg, ok := t.todoNag(step); ok {
+		return []llm.Message{{Role: llm.RoleUser, Content: msg}}, nil
+	}
 	return nil, nil
+}
+
+// todoNagAfter is how many steps may pass without todo_write in a
+// multi-step task before the model is reminded (C5).
+const todoNagAfter = 3
+
+const todoNagPrompt = "Reminder: this task has taken several steps. Record or update your plan with todo_write " +
+	"(mark finished tasks completed, the current one in_progress) so the user can follow it."
+
+// todoNag returns the C5 reminder when todo_write exists and was not used
+// in the last todoNagAfter steps of this turn.
+func (t *turnRun) todoNag(step int) (string, bool) {
+	if step <= todoNagAfter || step-t.lastTodoStep <= todoNagAfter {
+		return "", false
+	}
+	if _, ok := t.registry.Get("todo_write"); !ok {
+		return "", false
+	}
+	t.lastTodoStep = step // one reminder, then another only after todoNagAfter more steps
+	return todoNagPrompt, true
 }
 
 // compactNow compresses t.msgs (C7), with the PreCompact/PostCompact hooks,

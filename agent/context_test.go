@@ -106,3 +106,95 @@ func TestBudgetNudgeSentOnce(t *testing.T) {
 		t.Fatal("a nudge was persisted")
 	}
 }
+
+func TestRecoveryLadder(t *testing.T) {
+	tooLong := llmtest.HTTPError(400, nil, "prompt_too_long: this request exceeds the context length")
+	h := newHarness(t, withTools(echoTool()))
+	s := h.session()
+	var calls []llmtest.Call
+	for i := 0; i < 4; i++ {
+		calls = append(calls, llmtest.Call{ID: fmt.Sprint("c", i), Name: "echo", Args: fmt.Sprintf(`{"text":"%d %s"}`, i, strings.Repeat("data ", 40))})
+	}
+	h.fake.Enqueue(llmtest.ParallelToolCalls(calls...), tooLong, tooLong, llmtest.Text("recovered answer"))
+	h.runTurn(s, "go")
+	evs := h.allEvents(s)
+	if d := decode[DoneData](t, evs[len(evs)-1]); d.Reason != "answer" || d.Answer != "recovered answer" {
+		t.Fatalf("done %+v (%s)", d, kinds(evs))
+	}
+	var methods []string
+	for _, e := range eventsOf(evs, KindCompaction) {
+		methods = append(methods, decode[CompactionData](t, e).Method)
+	}
+	if strings.Join(methods, ",") != "aggressive_compact" {
+		t.Fatalf("rungs used %v", methods)
+	}
+	reqs := h.fake.Requests()
+	if reqs[3].Extra["max_tokens"] == nil && reqs[3].Extra["max_completion_tokens"] == nil {
+		t.Fatalf("the third retry did not escalate the token limit: %v", reqs[3].Extra)
+	}
+	for _, r := range reqs {
+		sentValid(t, r.Messages)
+	}
+	h.assertValidHistory(s)
+}
+
+func TestRecoveryLadderModelErrorSurfaces(t *testing.T) {
+	h := newHarness(t)
+	s := h.session()
+	h.fake.Enqueue(llmtest.HTTPError(500, nil, "internal error"))
+	h.runTurn(s, "go")
+	if len(h.fake.Requests()) != 1 {
+		t.Fatalf("a ModelError was retried by the ladder: %d requests", len(h.fake.Requests()))
+	}
+	if len(eventsOf(h.allEvents(s), KindError)) != 1 {
+		t.Fatal("ModelError not surfaced")
+	}
+}
+
+func TestTodoNag(t *testing.T) {
+	h := newHarness(t, withTools(echoTool()), withConfig(func(c *Config) {
+		c.Budget = compact.Budget{SoftLimit: 100000, HardLimit: 200000, MaxMessages: 50, CharLimit: 1000000}
+	}))
+	s := h.session()
+	var turns []llmtest.Turn
+	for i := 0; i < 5; i++ {
+		// Each step adds > 500 tokens, so the diminishing-returns stop (C4)
+		// does not end the turn first.
+		turns = append(turns, llmtest.ToolCalls(llmtest.Call{ID: fmt.Sprint("n", i), Name: "echo",
+			Args: fmt.Sprintf(`{"text":"%d %s"}`, i, strings.Repeat("photometry ", 200))}))
+	}
+	h.fake.Enqueue(append(turns, llmtest.Text("done"))...)
+	h.runTurn(s, "go")
+	nagged := 0
+	for i, r := range h.fake.Requests() {
+		last := r.Messages[len(r.Messages)-1]
+		if strings.Contains(last.Content, "todo_write") && last.Role == "user" {
+			nagged++
+			if i != 3 {
+				t.Errorf("reminder sent with request %d, want the 4th (after 3 steps without todo_write)", i+1)
+			}
+		}
+	}
+	if nagged != 1 {
+		t.Fatalf("%d reminders, want 1", nagged)
+	}
+}
+
+func TestDiminishingReturnsStopsTheLoop(t *testing.T) {
+	h := newHarness(t, withTools(echoTool()))
+	s := h.session()
+	var turns []llmtest.Turn
+	for i := 0; i < 6; i++ {
+		turns = append(turns, llmtest.ToolCalls(llmtest.Call{ID: fmt.Sprint("d", i), Name: "echo", Args: fmt.Sprintf(`{"text":"%d"}`, i)}))
+	}
+	h.fake.Enqueue(append(turns[:3], llmtest.Text("what I have"))...)
+	h.runTurn(s, "go")
+	reqs := h.fake.Requests()
+	if last := reqs[len(reqs)-1]; len(last.Tools) != 0 {
+		t.Fatal("the final answer after diminishing returns must be asked without tools")
+	}
+	evs := h.allEvents(s)
+	if d := decode[DoneData](t, evs[len(evs)-1]); d.Reason != "diminishing_returns" || d.Answer != "what I have" {
+		t.Fatalf("done %+v", d)
+	}
+}

@@ -346,6 +346,9 @@ func (t *turnRun) complete(ctx context.Context, step int, c *callRun) llm.Messag
 	t.hooks().Run(context.WithoutCancel(ctx), in)
 	t.emit(ctx, KindToolResult, ToolResultData{ToolCallID: c.call.ID, Name: c.call.Name, Output: stub,
 		IsError: c.res.IsError, Metadata: meta, Step: step, ElapsedMS: c.elapsed.Milliseconds()})
+	if c.call.Name == "todo_write" && !c.res.IsError {
+		t.lastTodoStep = step
+	}
 	msg := llm.Message{Role: llm.RoleTool, ToolCallID: c.call.ID, Name: c.call.Name, Content: stub}
 	if err := t.persist(ctx, step, msg); err != nil {
 		t.log().Error("persisting a tool result failed", "err", err)

@@ -266,7 +266,13 @@ func TestModelErrors(t *testing.T) {
 		{"500", []llmtest.Turn{llmtest.HTTPError(500, nil, "internal error")}, "model_error"},
 		{"cut mid tool call", []llmtest.Turn{llmtest.ToolCalls(llmtest.Call{ID: "c", Name: "echo", Args: `{"text":"abcdef"}`, ArgChunks: 3}).Then(llmtest.Cut())}, ""},
 		{"invalid JSON delta", []llmtest.Turn{llmtest.InvalidJSON()}, "model_error"},
-		{"prompt too long", []llmtest.Turn{llmtest.HTTPError(400, nil, "This model's context_window_exceeded")}, "prompt_too_long"},
+		// The recovery ladder retries (escalate tokens, then continue in
+		// steps) before the error surfaces.
+		{"prompt too long", []llmtest.Turn{
+			llmtest.HTTPError(400, nil, "This model's context_window_exceeded"),
+			llmtest.HTTPError(400, nil, "This model's context_window_exceeded"),
+			llmtest.HTTPError(400, nil, "This model's context_window_exceeded"),
+		}, "prompt_too_long"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -38,6 +38,9 @@ type turnRun struct {
 	tokens           compact.Tracker            // prompt size: API figure + estimate since
 	returns          compact.DiminishingReturns // C4
 	compactRequested atomic.Bool                // set by compress_context
+	rungsUsed        map[string]bool            // recovery ladder rungs tried this turn (R6)
+	maxTokens        int                        // completion limit; raised by EscalateTokens
+	lastTodoStep     int                        // last step that used todo_write (or was reminded), C5
 }
 
 // finalAnswerPrompt is sent (without tools) when the step limit is reached.
@@ -134,7 +137,7 @@ func (t *turnRun) loop(ctx context.Context) (string, error) {
 			return "", err
 		}
 		before := t.tokens.Tokens(t.msgs)
-		resp, err := t.callModel(ctx, step, t.registry.Definitions(), nudge...)
+		resp, err := t.callWithRecovery(ctx, step, t.registry.Definitions(), nudge...)
 		if err != nil {
 			return "", err
 		}
@@ -153,7 +156,7 @@ func (t *turnRun) loop(ctx context.Context) (string, error) {
 		}
 	}
 	t.msgs = append(t.msgs, llm.Message{Role: llm.RoleUser, Content: finalAnswerPrompt})
-	resp, err := t.callModel(ctx, t.steps+1, nil)
+	resp, err := t.callWithRecovery(ctx, t.steps+1, nil)
 	if err != nil {
 		return "", err
 	}
@@ -172,7 +175,7 @@ func (t *turnRun) callModel(ctx context.Context, step int, defs []llm.ToolDef, t
 		// Nudges ride along with this request only.
 		msgs = append(append(make([]llm.Message, 0, len(t.msgs)+len(transient)), t.msgs...), transient...)
 	}
-	resp, err := t.r.d.Model.Stream(ctx, llm.Request{Messages: msgs, Tools: defs, Thinking: t.thinking}, buf.add)
+	resp, err := t.r.d.Model.Stream(ctx, llm.Request{Messages: msgs, Tools: defs, Thinking: t.thinking, MaxTokens: t.maxTokens}, buf.add)
 	buf.flush()
 	if err != nil {
 		return llm.Response{}, err
