@@ -28,6 +28,7 @@ import (
 	"github.com/astroresearch/astroresearch/agent"
 	"github.com/astroresearch/astroresearch/agent/compact"
 	"github.com/astroresearch/astroresearch/agent/llm"
+	"github.com/astroresearch/astroresearch/agent/memory"
 	"github.com/astroresearch/astroresearch/agent/tools"
 	fstools "github.com/astroresearch/astroresearch/agent/tools/fs"
 	"github.com/astroresearch/astroresearch/agent/tools/shell"
@@ -251,14 +252,15 @@ func newRuntime(ctx context.Context, cfg config.Config, st *store.Store, targets
 	}
 	fileCache := fstools.NewFileCache(0, 0)
 	files := fstools.Tools(roots, fileCache)
-	td := agent.ToolDeps{Store: st, Skills: lib, Targets: targets, Bash: bash, Files: files}
+	mem := memory.New(st, cfg.DataDir)
+	td := agent.ToolDeps{Store: st, Skills: lib, Targets: targets, Bash: bash, Files: files, Memory: mem}
 	rt := agent.New(agent.Config{
 		MaxSteps: cfg.AgentMaxSteps, ToolTimeout: cfg.AgentToolTimeout, MaxToolOutput: cfg.AgentMaxToolOutput,
 		DataDir: cfg.DataDir, WorkspaceDir: filepath.Join(cfg.DataDir, "workspace"), DefaultThinking: cfg.LLMEnableThinking,
 		Budget: compact.Budget{SoftLimit: cfg.AgentTokenSoftLimit, HardLimit: cfg.AgentTokenHardLimit,
 			MaxMessages: cfg.AgentMaxMessages, CharLimit: cfg.AgentContextCharLimit},
 	}, agent.Deps{
-		Summarizer: compact.ModelSummarizer(model), Files: fileCache,
+		Summarizer: compact.ModelSummarizer(model), Files: fileCache, Memory: mem,
 		Store: st, Model: model, Events: events, Hooks: hooks, Perms: agent.NewPermissions(st, true), Log: log,
 		Skills: lib, Registry: func() *tools.Registry { return agent.StandardRegistry(td) },
 	})

@@ -198,3 +198,26 @@ func TestDiminishingReturnsStopsTheLoop(t *testing.T) {
 		t.Fatalf("done %+v", d)
 	}
 }
+
+func TestSaveMemoryAndPrompt(t *testing.T) {
+	h := newHarness(t)
+	s := h.session()
+	h.fake.Enqueue(
+		llmtest.ToolCalls(
+			llmtest.Call{ID: "m1", Name: "save_memory", Args: `{"kind":"user","content":"The user studies X-ray cavities in galaxy clusters with Chandra."}`},
+			llmtest.Call{ID: "m2", Name: "save_memory", Args: `{"kind":"user","content":"today"}`},
+		),
+		llmtest.Text("noted"),
+		llmtest.Text("second turn"),
+	)
+	h.runTurn(s, "I work on cluster cavities")
+	msgs := h.fake.Requests()[1].Messages
+	if !strings.Contains(msgs[3].Content, "Saved as memory #1") || !strings.Contains(msgs[4].Content, "Not saved: it is too short") {
+		t.Fatalf("results %q / %q", msgs[3].Content, msgs[4].Content)
+	}
+	h.runTurn(h.session(), "new session")
+	system := h.fake.Requests()[2].Messages[0].Content
+	if !strings.Contains(system, "(user) The user studies X-ray cavities") {
+		t.Fatalf("memory not in the next session's system prompt:\n%s", system)
+	}
+}

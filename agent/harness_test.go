@@ -12,6 +12,7 @@ import (
 
 	"github.com/astroresearch/astroresearch/agent/llm"
 	"github.com/astroresearch/astroresearch/agent/llm/llmtest"
+	"github.com/astroresearch/astroresearch/agent/memory"
 	"github.com/astroresearch/astroresearch/agent/tools"
 	"github.com/astroresearch/astroresearch/agent/tools/skills"
 	"github.com/astroresearch/astroresearch/migrations"
@@ -31,6 +32,7 @@ type harness struct {
 	dir     string
 	userID  int64
 	extra   []tools.Tool
+	mem     *memory.Service
 }
 
 type harnessOption func(*harnessConfig)
@@ -84,10 +86,12 @@ func newHarness(t testing.TB, opts ...harnessOption) *harness {
 	}
 	h := &harness{t: t, st: st, fake: fake, client: client, events: events, hooks: hooks, metrics: metrics,
 		dir: dir, userID: u.ID, extra: hc.extra}
-	h.rt = New(hc.cfg, Deps{Store: st, Model: client, Events: events, Hooks: hooks, Skills: skillsLib,
+	mem := memory.New(st, dir)
+	h.mem = mem
+	h.rt = New(hc.cfg, Deps{Store: st, Model: client, Events: events, Hooks: hooks, Skills: skillsLib, Memory: mem,
 		Perms: NewPermissions(st, hc.auto), Log: log,
 		Registry: func() *tools.Registry {
-			r := StandardRegistry(ToolDeps{Store: st, Skills: skillsLib})
+			r := StandardRegistry(ToolDeps{Store: st, Skills: skillsLib, Memory: mem})
 			for _, x := range h.extra {
 				mustAdd(r, x)
 			}

@@ -38,6 +38,10 @@ func (t *turnRun) systemPrompt(ctx context.Context) string {
 		b.WriteString(cat)
 		b.WriteString("\n")
 	}
+	if mem := t.memories(ctx); mem != "" {
+		b.WriteString("\nWhat you remember about this user (most recent first):\n")
+		b.WriteString(mem)
+	}
 	if list := t.activeSkills(ctx); list != "" {
 		b.WriteString("\nSkills (load the instructions with load_skill when one fits the task):\n")
 		b.WriteString(list)
@@ -45,6 +49,19 @@ func (t *turnRun) systemPrompt(ctx context.Context) string {
 	b.WriteString("\n")
 	b.WriteString(principlesPrompt)
 	return b.String()
+}
+
+// memories lists the user's latest memories (C1, C11).
+func (t *turnRun) memories(ctx context.Context) string {
+	if t.r.d.Memory == nil {
+		return ""
+	}
+	section, err := t.r.d.Memory.PromptSection(ctx, t.userID)
+	if err != nil {
+		t.log().Warn("loading memories failed", "err", err)
+		return ""
+	}
+	return section
 }
 
 // activeSkills lists the skills that apply to this question (SPEC T17:

@@ -3,6 +3,7 @@ package agent
 import (
 	"fmt"
 
+	"github.com/astroresearch/astroresearch/agent/memory"
 	"github.com/astroresearch/astroresearch/agent/tools"
 	"github.com/astroresearch/astroresearch/agent/tools/astro"
 	"github.com/astroresearch/astroresearch/agent/tools/self"
@@ -25,6 +26,7 @@ type ToolDeps struct {
 	Targets astro.Resolver  // query_target
 	Bash    tools.Tool      // run_bash, built with its sandbox status
 	Files   []tools.Tool    // read_file, grep_files, glob_files, file_write, file_edit
+	Memory  *memory.Service // save_memory
 }
 
 // StandardRegistry returns the research agent's registry: load_tool and
@@ -47,6 +49,9 @@ func StandardRegistry(d ToolDeps) *tools.Registry {
 	}
 	for _, t := range d.Files {
 		mustAdd(r, t)
+	}
+	if d.Memory != nil {
+		mustAdd(r, memory.SaveTool(d.Memory))
 	}
 	return r
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/astroresearch/astroresearch/agent/compact"
 	"github.com/astroresearch/astroresearch/agent/llm"
+	"github.com/astroresearch/astroresearch/agent/memory"
 	"github.com/astroresearch/astroresearch/agent/tools"
 	"github.com/astroresearch/astroresearch/agent/tools/skills"
 	"github.com/astroresearch/astroresearch/store"
@@ -92,8 +93,11 @@ type Deps struct {
 	// Files is read_file's cache, snapshotted around compactions (nil:
 	// nothing to restore).
 	Files FileCache
-	Log   *slog.Logger
-	Now   func() time.Time
+	// Memory puts the user's latest memories in the system prompt (nil:
+	// none).
+	Memory *memory.Service
+	Log    *slog.Logger
+	Now    func() time.Time
 }
 
 // Runtime runs agent turns in the background, one per session at a time.
