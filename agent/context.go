@@ -116,6 +116,7 @@ func (t *turnRun) compactNow(ctx context.Context, step int, manual bool, tokens 
 	if res.SummaryError != nil {
 		t.log().Warn("compaction summary failed; fell back", "err", res.SummaryError)
 	}
+	t.dropped = append(t.dropped, compact.Dropped(t.msgs, res.Messages)...)
 	t.msgs = append(res.Messages, restoreBlocks(snapshot)...)
 	t.tokens.Reset()
 	if t.r.d.Files != nil {

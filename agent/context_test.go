@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -219,5 +220,38 @@ func TestSaveMemoryAndPrompt(t *testing.T) {
 	system := h.fake.Requests()[2].Messages[0].Content
 	if !strings.Contains(system, "(user) The user studies X-ray cavities") {
 		t.Fatalf("memory not in the next session's system prompt:\n%s", system)
+	}
+}
+
+func TestMemoryExtractionAfterTurn(t *testing.T) {
+	h := newHarness(t, withConfig(func(c *Config) { c.ExtractMemories = true }))
+	s := h.session()
+	h.fake.Enqueue(
+		llmtest.Text("Noted: you work with ALMA on protoplanetary disks."),
+		// The extractor's calls: save one memory, then finish.
+		llmtest.ToolCalls(llmtest.Call{ID: "x1", Name: "save_memory", Args: `{"kind":"user","content":"The user observes protoplanetary disks with ALMA at band 6."}`}),
+		llmtest.Text("saved one memory"),
+	)
+	h.runTurn(s, "I observe protoplanetary disks with ALMA band 6")
+	if err := h.rt.WaitIdle(context.Background()); err != nil { // the background extractor
+		t.Fatal(err)
+	}
+	list, _ := h.mem.List(context.Background(), h.userID, 0)
+	if len(list) != 1 || !strings.Contains(list[0].Content, "ALMA") {
+		t.Fatalf("memories %+v", list)
+	}
+	reqs := h.fake.Requests()
+	if !strings.Contains(reqs[1].Messages[0].Content, "long-term memory") || !strings.Contains(reqs[1].Messages[1].Content, "User: I observe protoplanetary disks") {
+		t.Fatalf("extractor request %+v", reqs[1].Messages)
+	}
+	for _, name := range reqs[1].Tools {
+		if name == "ask_user" || name == "run_bash" || name == "todo_write" {
+			t.Fatalf("extractor offered %s", name)
+		}
+	}
+	// The extractor is silent: the session's events end with the lead's done.
+	evs := h.allEvents(s)
+	if evs[len(evs)-1].Kind != KindDone || evs[len(evs)-1].Agent != LeadAgent {
+		t.Fatalf("extractor emitted events: %s", kinds(evs))
 	}
 }

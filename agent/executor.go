@@ -314,6 +314,9 @@ func (t *turnRun) liveToolContext(ctx context.Context, c *callRun) (*tools.Conte
 			return ask(callCtx, q, options)
 		},
 	}
+	if t.silent {
+		tc.Silent, tc.Ask, tc.RequestCompaction = true, nil, nil
+	}
 	return tc, func() { closed.Store(true) }
 }
 

@@ -53,6 +53,9 @@ type Config struct {
 	// Budget is the context budget (C3, C7); zero fields take the SPEC
 	// defaults.
 	Budget compact.Budget
+	// ExtractMemories runs the memory-extraction sub-agent after each turn
+	// (C11). It costs one or a few extra model calls per turn.
+	ExtractMemories bool
 }
 
 func (c *Config) defaults() {
@@ -109,7 +112,8 @@ type Runtime struct {
 
 	base     context.Context
 	stopBase context.CancelFunc
-	wg       sync.WaitGroup
+	wg       sync.WaitGroup // running turns
+	bg       sync.WaitGroup // background work after turns (memory extraction)
 
 	mu       sync.Mutex
 	running  map[string]*runningTurn
@@ -328,6 +332,19 @@ func (r *Runtime) Decide(ctx context.Context, userID int64, sessionID, requestID
 	return r.pending.answer(sessionID, "permission", requestID, decision)
 }
 
+// WaitIdle blocks until background work started by finished turns (memory
+// extraction) is done, or ctx ends. It does not stop anything.
+func (r *Runtime) WaitIdle(ctx context.Context) error {
+	done := make(chan struct{})
+	go func() { r.bg.Wait(); close(done) }()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
 // Shutdown stops taking turns, cancels the running ones (they record their
 // state and emit done) and waits for them until ctx ends.
 func (r *Runtime) Shutdown(ctx context.Context) error {
@@ -336,7 +353,7 @@ func (r *Runtime) Shutdown(ctx context.Context) error {
 	r.mu.Unlock()
 	r.stopBase()
 	done := make(chan struct{})
-	go func() { r.wg.Wait(); r.d.Hooks.Wait(); close(done) }()
+	go func() { r.wg.Wait(); r.bg.Wait(); r.d.Hooks.Wait(); close(done) }()
 	select {
 	case <-done:
 		return nil

@@ -41,6 +41,8 @@ type turnRun struct {
 	rungsUsed        map[string]bool            // recovery ladder rungs tried this turn (R6)
 	maxTokens        int                        // completion limit; raised by EscalateTokens
 	lastTodoStep     int                        // last step that used todo_write (or was reminded), C5
+	dropped          []llm.Message              // messages compaction removed (for memory extraction)
+	silent           bool                       // a background sub-agent: no events, no questions
 }
 
 // finalAnswerPrompt is sent (without tools) when the step limit is reached.
@@ -217,6 +219,9 @@ func (t *turnRun) finish(ctx context.Context, reason string) {
 	}
 	t.emit(ctx, KindDone, DoneData{Reason: reason, Answer: t.answer, Steps: t.steps})
 	t.writeTrajectory(context.WithoutCancel(ctx))
+	if reason != "error" && reason != "interrupted" {
+		t.startExtraction()
+	}
 }
 
 // fail reports an error and ends the turn.
@@ -252,6 +257,9 @@ func stopReason(ctx context.Context) string {
 // emit appends an event; a failure to record it is logged (the turn goes
 // on: the conversation itself is persisted separately).
 func (t *turnRun) emit(ctx context.Context, kind Kind, payload any) {
+	if t.silent {
+		return
+	}
 	e, err := t.r.d.Events.Append(ctx, t.session.ID, t.turn, t.agent, kind, payload)
 	if err != nil {
 		t.log().Error("recording event failed", "kind", kind, "err", err)

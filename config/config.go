@@ -68,6 +68,7 @@ type Config struct {
 	AgentTokenHardLimit   int           // AGENT_TOKEN_HARD_LIMIT
 	AgentMaxMessages      int           // AGENT_MAX_MESSAGES
 	AgentBashSandbox      string        // AGENT_BASH_SANDBOX: auto, require or off
+	AgentMemoryExtraction bool          // AGENT_MEMORY_EXTRACTION: save memories after each turn
 }
 
 // Load reads the configuration through getenv (os.Getenv in production, a map
@@ -119,6 +120,7 @@ func Load(getenv func(string) string) (Config, error) {
 		AgentTokenHardLimit:   p.intRange("AGENT_TOKEN_HARD_LIMIT", 40000, 1000, 10_000_000),
 		AgentMaxMessages:      p.intRange("AGENT_MAX_MESSAGES", 50, 10, 10_000),
 		AgentBashSandbox:      p.oneOf("AGENT_BASH_SANDBOX", "auto", "auto", "require", "off"),
+		AgentMemoryExtraction: p.bool("AGENT_MEMORY_EXTRACTION", true),
 	}
 	c.crossCheck(&p)
 	if len(p.errs) > 0 {

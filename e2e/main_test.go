@@ -121,6 +121,9 @@ func launchApp(tb testing.TB, env map[string]string) *app {
 		"HOME":     work,
 		"ADDR":     addr,
 		"DATA_DIR": filepath.Join(work, "data"),
+		// Tests script every model call; the memory extractor would add
+		// unscripted ones. Tests that want it set it to true.
+		"AGENT_MEMORY_EXTRACTION": "false",
 	}
 	maps.Copy(vars, env)
 	a := &app{
