@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/astroresearch/astroresearch/agent/compact"
@@ -254,4 +255,47 @@ func TestMemoryExtractionAfterTurn(t *testing.T) {
 	if evs[len(evs)-1].Kind != KindDone || evs[len(evs)-1].Agent != LeadAgent {
 		t.Fatalf("extractor emitted events: %s", kinds(evs))
 	}
+}
+
+// TestSixtyStepSession: a long scripted session crosses the soft limit
+// more than once, is compacted each time, and still ends with a valid
+// answer.
+func TestSixtyStepSession(t *testing.T) {
+	h := newHarness(t, withTools(bigTool()), withConfig(func(c *Config) {
+		c.MaxSteps = 60
+		c.MaxToolOutput = 100000 // keep results inline so the context really grows
+		c.Budget = compact.Budget{SoftLimit: 6000, HardLimit: 9000, MaxMessages: 30, CharLimit: 8000}
+	}))
+	s := h.session()
+	var mu sync.Mutex
+	step := 0
+	h.fake.Handle(func(r llmtest.RecordedRequest) llmtest.Turn {
+		mu.Lock()
+		defer mu.Unlock()
+		step++
+		if step >= 60 {
+			return llmtest.Text("Final answer after 59 tool steps.")
+		}
+		return llmtest.ToolCalls(llmtest.Call{ID: fmt.Sprint("s", step), Name: "big", Args: fmt.Sprintf(`{"n":%d}`, 2400+step)})
+	})
+	h.runTurn(s, "Run the long survey")
+	evs := h.allEvents(s)
+	if n := len(eventsOf(evs, KindCompaction)); n < 2 {
+		t.Fatalf("%d compactions over 60 steps, want at least 2", n)
+	}
+	d := decode[DoneData](t, evs[len(evs)-1])
+	if d.Reason != "answer" || d.Answer != "Final answer after 59 tool steps." || d.Steps != 60 {
+		t.Fatalf("done %+v", d)
+	}
+	for _, r := range h.fake.Requests() {
+		sentValid(t, r.Messages)
+		chars := 0
+		for _, m := range r.Messages {
+			chars += len(m.Content)
+		}
+		if chars > 9000*4 {
+			t.Fatalf("a request carried %d characters, over the hard limit; compaction did not keep up", chars)
+		}
+	}
+	h.assertValidHistory(s)
 }
