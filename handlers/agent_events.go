@@ -3,6 +3,7 @@ package handlers
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"strconv"
 	"time"
@@ -19,9 +20,7 @@ const heartbeatEvery = 15 * time.Second
 const replayBatch = 500
 
 // apiEvents is GET /api/sessions/{id}/events: text/event-stream of the
-// session's events. It subscribes first, then replays persisted events
-// after Last-Event-ID (or ?after=), then streams live ones, skipping any
-// already sent, so a reconnect loses nothing and repeats nothing.
+// session's events as JSON (SPEC R7, §9).
 func (s *Server) apiEvents(c echo.Context) error {
 	a, err := s.ownSession(c)
 	if err != nil {
@@ -31,8 +30,32 @@ func (s *Server) apiEvents(c echo.Context) error {
 	if err != nil {
 		return apiError(http.StatusBadRequest, "invalid_request", "Last-Event-ID and after must be non-negative integers.")
 	}
+	return s.streamEvents(c, a.ID, after, writeJSONFrame)
+}
+
+// writeJSONFrame writes one event of the JSON stream: the kind as the
+// event name, seq as the id, the event object as data.
+func writeJSONFrame(w io.Writer, e agent.Event) error {
+	b, err := json.Marshal(e)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(w, "id: %d\nevent: %s\ndata: %s\n\n", e.Seq, e.Kind, b)
+	return err
+}
+
+// frameWriter writes the SSE frame of one event. It is called for every
+// event in seq order, from one goroutine.
+type frameWriter func(w io.Writer, e agent.Event) error
+
+// streamEvents serves a session's events after seq `after` as
+// text/event-stream until the client leaves. It subscribes first, then
+// replays persisted events, then streams live ones, skipping any already
+// sent, so a reconnect (Last-Event-ID) loses nothing and repeats nothing.
+// Both event streams (JSON and HTML) are this loop with their own frames.
+func (s *Server) streamEvents(c echo.Context, session string, after int64, write frameWriter) error {
 	ctx := c.Request().Context()
-	sub := s.events.Broker().Subscribe(a.ID)
+	sub := s.events.Broker().Subscribe(session)
 	defer s.events.Broker().Unsubscribe(sub)
 
 	w := c.Response()
@@ -46,18 +69,14 @@ func (s *Server) apiEvents(c echo.Context) error {
 	_ = rc.SetReadDeadline(time.Time{})
 	w.WriteHeader(http.StatusOK)
 	send := func(e agent.Event) error {
-		b, err := json.Marshal(e)
-		if err != nil {
-			return err
-		}
-		if _, err := fmt.Fprintf(w, "id: %d\nevent: %s\ndata: %s\n\n", e.Seq, e.Kind, b); err != nil {
+		if err := write(w, e); err != nil {
 			return err
 		}
 		after = e.Seq
 		return nil
 	}
 	for {
-		evs, err := s.events.After(ctx, a.ID, after, replayBatch)
+		evs, err := s.events.After(ctx, session, after, replayBatch)
 		if err != nil {
 			return nil // the response has started; the client reconnects
 		}

@@ -63,6 +63,13 @@ func (s *Server) routes() {
 	signedIn := pages.Group("", s.requireUser)
 	signedIn.GET("/", s.homePage)
 	signedIn.GET("/targets", s.targetsPage)
+	signedIn.GET("/research", s.researchList)
+	signedIn.POST("/research", s.researchCreate)
+	signedIn.GET("/research/:id", s.researchSession)
+	signedIn.POST("/research/:id/turns", s.researchAsk)
+	signedIn.POST("/research/:id/cancel", s.researchCancel)
+	signedIn.POST("/research/:id/answers", s.researchAnswer)
+	signedIn.POST("/research/:id/permissions", s.researchPermission)
 	signedIn.GET("/settings", s.settingsPage)
 	signedIn.POST("/settings/password", s.changePassword)
 	signedIn.POST("/settings/tokens", s.createToken)
@@ -91,6 +98,8 @@ func (s *Server) routes() {
 	// Event streams live as long as the client: no route deadline.
 	streams := root.Group("/api", s.loadSession, s.authenticate, s.requireUser)
 	streams.GET("/sessions/:id/events", s.apiEvents)
+	pageStreams := root.Group("/research", s.loadSession, s.authenticate, s.requireUser)
+	pageStreams.GET("/:id/stream", s.researchStream)
 }
 
 // BookmarkletGroup returns the route group of CORS layer (b), for features

@@ -40,6 +40,7 @@ func (c Chrome) Nav() []NavItem {
 	}
 	items := []NavItem{
 		{Key: "home", Label: "Home", Path: "/"},
+		{Key: "research", Label: "Research", Path: "/research"},
 		{Key: "settings", Label: "Settings", Path: "/settings"},
 	}
 	if c.User.IsAdmin {

@@ -1,0 +1,414 @@
+package handlers
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/astroresearch/astroresearch/agent"
+	"github.com/astroresearch/astroresearch/views"
+)
+
+// The research timeline is built by one state machine, timeline.apply,
+// that turns each persisted event into changes (ops) of the page. The
+// session page applies the ops to a list of items and renders it
+// (history); the HTML event stream renders each op as a fragment of the
+// same components (live). A reload therefore shows exactly what the live
+// view showed.
+
+// opKind is what a timeline op does.
+type opKind int
+
+const (
+	opAdd       opKind = iota + 1 // append item at the end of the timeline
+	opReplace                     // replace the item with the same DOM id
+	opText                        // append text to the element target of item owner
+	opProgress                    // append a progress line to tool card owner
+	opResult                      // set the result of tool card owner
+	opQuestion                    // fill in the question of turn
+	opRunning                     // a turn started (on) or ended
+	opModelNote                   // show (on) or hide the model note
+)
+
+// timelineOp is one change to the timeline.
+type timelineOp struct {
+	kind   opKind
+	item   views.TimelineItem // opAdd, opReplace
+	owner  string             // DOM id of the item changed (opText, opProgress, opResult)
+	target string             // DOM id of the element text is appended to (opText)
+	text   string             // opText, opProgress, opQuestion
+	turn   int                // opQuestion
+	result *views.ToolResult  // opResult
+	on     bool               // opRunning, opModelNote
+}
+
+// modelErrorClasses are the error classes after which the page explains
+// how to configure the model endpoint: the endpoint is unreachable, slow,
+// or refused the request (bad key, unknown model).
+var modelErrorClasses = map[string]bool{"model_error": true, "timeout": true}
+
+// timeline is the state needed to turn the next event into ops: the
+// current turn, its open text block, its tool cards, the cards waiting for
+// the user. It is fed every event of a session in seq order (a stream
+// that resumes replays the earlier ones first). Not safe for concurrent use.
+type timeline struct {
+	base      string // /research/{id} under the base path: form targets
+	now       func() time.Time
+	questions *questionSource
+
+	turn            int
+	calls           int    // model calls completed in this turn (usage events of the lead)
+	text, textAgent string // the open text block and whose it is
+	thought         string // the open thought block
+	lastText        string // the lead's last text block in this turn
+	lastTextCall    int    // the model call that block belongs to
+	cards           map[string]string
+	usedCards       map[string]bool
+	waiting         []views.TimelineItem // open ask/permission cards
+	pendingQuestion int                  // turn whose question is not known yet
+}
+
+func newTimeline(base string, now func() time.Time, q *questionSource) *timeline {
+	return &timeline{base: base, now: now, questions: q, cards: map[string]string{}, usedCards: map[string]bool{}}
+}
+
+// questionSource knows the question of each turn: the first user message
+// of the turn. A turn's question is persisted just after its session event,
+// so a live stream may have to look again (load).
+type questionSource struct {
+	known map[int]string
+	load  func(ctx context.Context) (map[int]string, error) // nil: known is all there is
+}
+
+func (q *questionSource) get(ctx context.Context, turn int) (string, bool) {
+	if s, ok := q.known[turn]; ok {
+		return s, true
+	}
+	if q.load == nil {
+		return "", false
+	}
+	m, err := q.load(ctx)
+	if err != nil {
+		return "", false
+	}
+	q.known = m
+	s, ok := m[turn]
+	return s, ok
+}
+
+// apply returns the ops of event e. Events that cannot be decoded change
+// nothing.
+func (t *timeline) apply(ctx context.Context, e agent.Event) []timelineOp {
+	var ops []timelineOp
+	if e.Turn != t.turn {
+		ops = t.closeWaiting(ops)
+		t.startTurn(e.Turn)
+	}
+	if t.pendingQuestion != 0 {
+		if q, ok := t.questions.get(ctx, t.pendingQuestion); ok {
+			ops = append(ops, timelineOp{kind: opQuestion, turn: t.pendingQuestion, text: q})
+			t.pendingQuestion = 0
+		}
+	}
+	if e.Kind != agent.KindTextDelta || e.Agent != t.textAgent {
+		t.text = ""
+	}
+	if e.Kind != agent.KindThought {
+		t.thought = ""
+	}
+	if e.Kind != agent.KindToolProgress {
+		// Any other event means the turn moved on: nobody is waiting for
+		// an earlier question or permission card any more.
+		ops = t.closeWaiting(ops)
+	}
+	more, err := t.event(ctx, e)
+	if err != nil {
+		return ops
+	}
+	return append(ops, more...)
+}
+
+func (t *timeline) startTurn(turn int) {
+	t.turn, t.calls = turn, 0
+	t.text, t.textAgent, t.thought, t.lastText, t.lastTextCall = "", "", "", "", 0
+	t.cards = map[string]string{}
+	t.pendingQuestion = 0
+}
+
+func (t *timeline) closeWaiting(ops []timelineOp) []timelineOp {
+	for _, it := range t.waiting {
+		switch c := it.(type) {
+		case *views.AskCard:
+			closed := *c
+			closed.State = views.CardClosed
+			ops = append(ops, timelineOp{kind: opReplace, item: &closed})
+		case *views.PermissionCard:
+			closed := *c
+			closed.State = views.CardClosed
+			ops = append(ops, timelineOp{kind: opReplace, item: &closed})
+		}
+	}
+	t.waiting = nil
+	return ops
+}
+
+func isLead(e agent.Event) bool { return e.Agent == agent.LeadAgent || e.Agent == "" }
+
+// event returns the ops of one event by kind.
+func (t *timeline) event(ctx context.Context, e agent.Event) ([]timelineOp, error) {
+	add := func(it views.TimelineItem) []timelineOp { return []timelineOp{{kind: opAdd, item: it}} }
+	switch e.Kind {
+	case agent.KindSession:
+		if !isLead(e) {
+			return nil, nil
+		}
+		q, ok := t.questions.get(ctx, e.Turn)
+		if !ok {
+			t.pendingQuestion = e.Turn
+		}
+		return []timelineOp{
+			{kind: opAdd, item: &views.TurnHeader{Turn: e.Turn, Question: q}},
+			{kind: opRunning, on: true},
+			{kind: opModelNote, on: false},
+		}, nil
+	case agent.KindTextDelta:
+		var d agent.TextData
+		if err := e.Decode(&d); err != nil {
+			return nil, err
+		}
+		if t.text != "" {
+			return []timelineOp{{kind: opText, owner: t.text, target: t.text, text: d.Text}}, nil
+		}
+		id := fmt.Sprintf("text-%d", e.Seq)
+		t.text, t.textAgent = id, e.Agent
+		if isLead(e) {
+			t.lastText, t.lastTextCall = id, t.calls+1
+		}
+		return add(&views.TextBlock{ID: id, Text: d.Text}), nil
+	case agent.KindThought:
+		var d agent.TextData
+		if err := e.Decode(&d); err != nil {
+			return nil, err
+		}
+		if t.thought != "" {
+			b := views.ThoughtBlock{ID: t.thought}
+			return []timelineOp{{kind: opText, owner: t.thought, target: b.TextID(), text: d.Text}}, nil
+		}
+		t.thought = fmt.Sprintf("thought-%d", e.Seq)
+		return add(&views.ThoughtBlock{ID: t.thought, Text: d.Text}), nil
+	case agent.KindToolCall:
+		var d agent.ToolCallData
+		if err := e.Decode(&d); err != nil {
+			return nil, err
+		}
+		id := t.cardID(d.ID, e.Seq)
+		t.cards[d.ID] = id
+		return add(&views.ToolCard{ID: id, Name: d.Name, Arguments: prettyJSON(d.Arguments)}), nil
+	case agent.KindToolProgress:
+		var d agent.ToolProgressData
+		if err := e.Decode(&d); err != nil {
+			return nil, err
+		}
+		if card, ok := t.cards[d.ID]; ok {
+			return []timelineOp{{kind: opProgress, owner: card, text: d.Progress}}, nil
+		}
+		return nil, nil
+	case agent.KindToolResult:
+		var d agent.ToolResultData
+		if err := e.Decode(&d); err != nil {
+			return nil, err
+		}
+		r := &views.ToolResult{Output: d.Output, IsError: d.IsError, Elapsed: time.Duration(d.ElapsedMS) * time.Millisecond}
+		if card, ok := t.cards[d.ToolCallID]; ok {
+			return []timelineOp{{kind: opResult, owner: card, result: r}}, nil
+		}
+		// A result without its call (an interrupted call recorded after a
+		// restart): a card of its own.
+		id := t.cardID(d.ToolCallID, e.Seq)
+		t.cards[d.ToolCallID] = id
+		return add(&views.ToolCard{ID: id, Name: d.Name, Result: r}), nil
+	case agent.KindAskUser:
+		var d agent.AskUserData
+		if err := e.Decode(&d); err != nil {
+			return nil, err
+		}
+		expires, _ := time.Parse(time.RFC3339, d.ExpiresAt)
+		c := &views.AskCard{ID: askDOMID(d.QuestionID), Action: t.base + "/answers", QuestionID: d.QuestionID,
+			Question: d.Question, Options: d.Options, ExpiresAt: expires}
+		if !expires.IsZero() && t.now().After(expires) {
+			c.State = views.CardExpired
+		}
+		t.waiting = append(t.waiting, c)
+		return add(c), nil
+	case agent.KindPermissionRequest:
+		var d agent.PermissionRequestData
+		if err := e.Decode(&d); err != nil {
+			return nil, err
+		}
+		c := &views.PermissionCard{ID: permissionDOMID(d.RequestID), Action: t.base + "/permissions", RequestID: d.RequestID,
+			Tool: d.Tool, Arguments: prettyJSON(d.Arguments), Reason: d.Reason}
+		t.waiting = append(t.waiting, c)
+		return add(c), nil
+	case agent.KindCompaction:
+		var d agent.CompactionData
+		if err := e.Decode(&d); err != nil {
+			return nil, err
+		}
+		return add(&views.CompactionLine{ID: fmt.Sprintf("compaction-%d", e.Seq), Before: d.Before, After: d.After, Method: d.Method}), nil
+	case agent.KindUsage:
+		var d agent.UsageData
+		if err := e.Decode(&d); err != nil {
+			return nil, err
+		}
+		if isLead(e) {
+			t.calls++
+		}
+		return add(&views.UsageLine{ID: fmt.Sprintf("usage-%d", e.Seq), Step: d.Step, Model: d.Model,
+			Prompt: d.PromptTokens, Completion: d.CompletionTokens}), nil
+	case agent.KindError:
+		var d agent.ErrorData
+		if err := e.Decode(&d); err != nil {
+			return nil, err
+		}
+		ops := add(&views.ErrorLine{ID: fmt.Sprintf("error-%d", e.Seq), Message: d.Message, Class: d.Class})
+		if isLead(e) && modelErrorClasses[d.Class] {
+			ops = append(ops, timelineOp{kind: opModelNote, on: true})
+		}
+		return ops, nil
+	case agent.KindDone:
+		var d agent.DoneData
+		if err := e.Decode(&d); err != nil {
+			return nil, err
+		}
+		return t.done(e, d), nil
+	}
+	return nil, nil
+}
+
+// done renders the final answer as Markdown in place of its streamed text
+// (or after it, when the answer was not streamed in the last model call),
+// then the done line.
+func (t *timeline) done(e agent.Event, d agent.DoneData) []timelineOp {
+	var ops []timelineOp
+	if isLead(e) && strings.TrimSpace(d.Answer) != "" {
+		if t.lastText != "" && t.lastTextCall == t.calls {
+			ops = append(ops, timelineOp{kind: opReplace, item: &views.AnswerBlock{ID: t.lastText, Markdown: d.Answer}})
+		} else {
+			ops = append(ops, timelineOp{kind: opAdd, item: &views.AnswerBlock{ID: fmt.Sprintf("answer-%d", e.Seq), Markdown: d.Answer}})
+		}
+	}
+	ops = append(ops, timelineOp{kind: opAdd, item: &views.DoneLine{ID: fmt.Sprintf("done-%d", e.Seq), Reason: d.Reason, Steps: d.Steps}})
+	if isLead(e) {
+		ops = append(ops, timelineOp{kind: opRunning, on: false})
+	}
+	return ops
+}
+
+// cardID is the DOM id of a tool call's card: tool-<call id>, made safe
+// for ids and selectors, and unique in the session (providers reuse ids
+// such as "call_0" across turns).
+func (t *timeline) cardID(callID string, seq int64) string {
+	id := "tool-" + domSafe(callID)
+	if t.usedCards[id] {
+		id = fmt.Sprintf("%s-%d", id, seq)
+	}
+	t.usedCards[id] = true
+	return id
+}
+
+func askDOMID(questionID string) string       { return "ask-" + domSafe(questionID) }
+func permissionDOMID(requestID string) string { return "perm-" + domSafe(requestID) }
+
+// domSafe returns s when it is a short run of letters, digits, '_' and
+// '-' (usable in an id and a CSS selector unescaped), else a hash of it.
+func domSafe(s string) string {
+	ok := s != "" && len(s) <= 64
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-') {
+			ok = false
+			break
+		}
+	}
+	if ok {
+		return s
+	}
+	sum := sha256.Sum256([]byte(s))
+	return "h" + hex.EncodeToString(sum[:8])
+}
+
+// prettyJSON indents JSON arguments for reading (keys keep their order);
+// anything else is shown as it came, and empty arguments not at all.
+func prettyJSON(s string) string {
+	var buf bytes.Buffer
+	if err := json.Indent(&buf, []byte(s), "", "  "); err != nil {
+		return s
+	}
+	if t := strings.TrimSpace(buf.String()); t == "{}" || t == "null" {
+		return ""
+	}
+	return buf.String()
+}
+
+// timelineHistory is the timeline built from the log for a page load: the
+// ops applied to a list of items.
+type timelineHistory struct {
+	items []views.TimelineItem
+	index map[string]int
+	note  bool // the model note is shown
+}
+
+func (h *timelineHistory) apply(ops []timelineOp) {
+	if h.index == nil {
+		h.index = map[string]int{}
+	}
+	for _, o := range ops {
+		h.applyOne(o)
+	}
+}
+
+func (h *timelineHistory) applyOne(o timelineOp) {
+	switch o.kind {
+	case opAdd:
+		h.index[o.item.DOMID()] = len(h.items)
+		h.items = append(h.items, o.item)
+	case opReplace:
+		if i, ok := h.index[o.item.DOMID()]; ok {
+			h.items[i] = o.item
+		}
+	case opText:
+		switch it := h.item(o.owner).(type) {
+		case *views.TextBlock:
+			it.Text += o.text
+		case *views.ThoughtBlock:
+			it.Text += o.text
+		}
+	case opProgress:
+		if c, ok := h.item(o.owner).(*views.ToolCard); ok {
+			c.Progress = append(c.Progress, o.text)
+		}
+	case opResult:
+		if c, ok := h.item(o.owner).(*views.ToolCard); ok {
+			c.Result = o.result
+		}
+	case opQuestion:
+		if th, ok := h.item(fmt.Sprintf("turn-%d", o.turn)).(*views.TurnHeader); ok {
+			th.Question = o.text
+		}
+	case opModelNote:
+		h.note = o.on
+	case opRunning:
+		// The page asks the runtime whether a turn runs.
+	}
+}
+
+func (h *timelineHistory) item(id string) views.TimelineItem {
+	if i, ok := h.index[id]; ok {
+		return h.items[i]
+	}
+	return nil
+}

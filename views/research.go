@@ -1,0 +1,308 @@
+package views
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/a-h/templ"
+)
+
+// ResearchListPage is /research: the user's sessions and the form that
+// starts a new one.
+type ResearchListPage struct {
+	Chrome
+	Sessions []SessionRow
+	NewTitle string // what was typed into the new-session form
+	Error    string // why the new session was not created
+}
+
+// SessionRow is one session in the list.
+type SessionRow struct {
+	ID      string
+	Title   string // "" for a session without a question yet
+	Turns   int
+	Updated time.Time
+	Running bool
+}
+
+// ResearchSessionPage is /research/{id}: the timeline of a session and the
+// question form.
+type ResearchSessionPage struct {
+	Chrome
+	Title    string
+	Model    string // the model new turns use
+	Timeline Timeline
+	Controls TurnControls
+	Form     QuestionForm
+	Note     ModelNote
+}
+
+// Timeline is the server-rendered history of a session plus the address of
+// its live stream.
+type Timeline struct {
+	Items []TimelineItem
+	// StreamURL is the HTML event stream, resuming after the last event
+	// already rendered in Items (so nothing is shown twice).
+	StreamURL string
+}
+
+// TurnControls is the area that shows the Stop button while a turn runs.
+type TurnControls struct {
+	CancelURL string
+	Running   bool
+}
+
+// QuestionForm is the form that starts a turn.
+type QuestionForm struct {
+	Action   string
+	Question string // kept when the form is shown again with an error
+	Thinking bool
+	Error    string
+}
+
+// ModelNote explains how to configure a model endpoint; shown when the last
+// turn failed in the model call (SPEC §8).
+type ModelNote struct {
+	Show     bool
+	Endpoint string // LLM_BASE_URL
+	Model    string
+}
+
+// TimelineItem is one block of the timeline. Every item has a stable DOM id,
+// so the live stream can update it in place. The concrete types are the
+// pointers below.
+type TimelineItem interface {
+	DOMID() string
+}
+
+// TurnHeader opens a turn with the user's question.
+type TurnHeader struct {
+	Turn     int
+	Question string // "" while it is not known yet (filled in later)
+}
+
+// DOMID implements TimelineItem.
+func (t *TurnHeader) DOMID() string { return fmt.Sprintf("turn-%d", t.Turn) }
+
+// QuestionID is the id of the paragraph holding the question.
+func (t *TurnHeader) QuestionID() string { return QuestionDOMID(t.Turn) }
+
+// QuestionDOMID is the id of turn's question paragraph.
+func QuestionDOMID(turn int) string { return fmt.Sprintf("question-%d", turn) }
+
+// TextBlock is text the model streams as plain text; the final answer's
+// block is later replaced by an AnswerBlock with the same id.
+type TextBlock struct {
+	ID   string
+	Text string
+}
+
+// DOMID implements TimelineItem.
+func (t *TextBlock) DOMID() string { return t.ID }
+
+// ThoughtBlock is streamed reasoning, collapsed by default.
+type ThoughtBlock struct {
+	ID   string
+	Text string
+}
+
+// DOMID implements TimelineItem.
+func (t *ThoughtBlock) DOMID() string { return t.ID }
+
+// TextID is the id of the element that receives further thought text.
+func (t *ThoughtBlock) TextID() string { return t.ID + "-text" }
+
+// AnswerBlock is a final answer rendered from Markdown (sanitised).
+type AnswerBlock struct {
+	ID       string
+	Markdown string
+}
+
+// DOMID implements TimelineItem.
+func (a *AnswerBlock) DOMID() string { return a.ID }
+
+// ToolCard is one tool call: arguments, progress, then its result.
+type ToolCard struct {
+	ID        string
+	Name      string
+	Arguments string // pretty-printed JSON when it parses
+	Progress  []string
+	Result    *ToolResult // nil while the call runs
+}
+
+// DOMID implements TimelineItem.
+func (c *ToolCard) DOMID() string { return c.ID }
+
+// ProgressID is the id of the card's progress list.
+func (c *ToolCard) ProgressID() string { return ToolProgressDOMID(c.ID) }
+
+// ResultID is the id of the card's result slot.
+func (c *ToolCard) ResultID() string { return ToolResultDOMID(c.ID) }
+
+// ToolProgressDOMID is the id of the progress list of card id.
+func ToolProgressDOMID(card string) string { return card + "-progress" }
+
+// ToolResultDOMID is the id of the result slot of card id.
+func ToolResultDOMID(card string) string { return card + "-result" }
+
+// ToolResult is the outcome of a tool call.
+type ToolResult struct {
+	Output  string
+	IsError bool
+	Elapsed time.Duration
+}
+
+// CardState is where a question or permission card stands.
+type CardState int
+
+// Card states.
+const (
+	CardOpen    CardState = iota // waiting for the user
+	CardSent                     // the user just answered in this page
+	CardClosed                   // the turn has moved on
+	CardExpired                  // nobody answered in time
+)
+
+// AskCard is a question from the agent (ask_user, T19).
+type AskCard struct {
+	ID         string
+	Action     string // POST target of the answer forms
+	QuestionID string
+	Question   string
+	Options    []string
+	ExpiresAt  time.Time
+	State      CardState
+	Answer     string // set with CardSent
+	Error      string // why an answer was refused
+}
+
+// DOMID implements TimelineItem.
+func (a *AskCard) DOMID() string { return a.ID }
+
+// PermissionCard asks the user to allow a tool call (R15).
+type PermissionCard struct {
+	ID        string
+	Action    string
+	RequestID string
+	Tool      string
+	Arguments string
+	Reason    string
+	State     CardState
+	Decision  string // set with CardSent: allow_once, allow_always or deny
+	Error     string // why a decision was refused
+}
+
+// DOMID implements TimelineItem.
+func (p *PermissionCard) DOMID() string { return p.ID }
+
+// UsageLine reports the tokens of one model call.
+type UsageLine struct {
+	ID                 string
+	Step               int
+	Model              string
+	Prompt, Completion int
+}
+
+// DOMID implements TimelineItem.
+func (u *UsageLine) DOMID() string { return u.ID }
+
+// CompactionLine reports that the context was compacted.
+type CompactionLine struct {
+	ID            string
+	Before, After int
+	Method        string
+}
+
+// DOMID implements TimelineItem.
+func (c *CompactionLine) DOMID() string { return c.ID }
+
+// ErrorLine is a failure reported by the runtime.
+type ErrorLine struct {
+	ID      string
+	Message string
+	Class   string
+}
+
+// DOMID implements TimelineItem.
+func (e *ErrorLine) DOMID() string { return e.ID }
+
+// DoneLine ends a turn.
+type DoneLine struct {
+	ID     string
+	Reason string
+	Steps  int
+}
+
+// DOMID implements TimelineItem.
+func (d *DoneLine) DOMID() string { return d.ID }
+
+// oob marks the root of a fragment as an out-of-band swap that replaces the
+// element with the same id.
+func oob(on bool) templ.Attributes {
+	if on {
+		return templ.Attributes{"hx-swap-oob": "true"}
+	}
+	return nil
+}
+
+func doneText(reason string, steps int) string {
+	switch reason {
+	case "answer":
+		if steps == 1 {
+			return "Answered in 1 step."
+		}
+		return fmt.Sprintf("Answered in %d steps.", steps)
+	case "max_steps":
+		return fmt.Sprintf("Reached the step limit (%d steps); the answer is what was found so far.", steps)
+	case "cancelled":
+		return "Stopped by you."
+	case "interrupted":
+		return "Interrupted: the server stopped while this turn was running."
+	case "error":
+		return "Ended with an error."
+	}
+	return "Finished (" + reason + ")."
+}
+
+func formatElapsed(d time.Duration) string {
+	switch {
+	case d < time.Millisecond:
+		return "under 1 ms"
+	case d < time.Second:
+		return fmt.Sprintf("%d ms", d.Milliseconds())
+	}
+	return d.Round(100 * time.Millisecond).String()
+}
+
+func decisionText(d string) string {
+	switch d {
+	case "allow_once":
+		return "Allowed once."
+	case "allow_always":
+		return "Always allowed."
+	case "deny":
+		return "Denied."
+	}
+	return ""
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+func sessionTitle(t string) string {
+	if t == "" {
+		return "Untitled session"
+	}
+	return t
+}
+
+func modelName(m string) string {
+	if m == "" {
+		return "the first model the endpoint lists"
+	}
+	return m
+}
