@@ -556,3 +556,20 @@ func TestResearchUnderBasePath(t *testing.T) {
 	stream.untilDone()
 	a.waitTurn(t, s)
 }
+
+func TestResearchTaskListInTimeline(t *testing.T) {
+	a := newApp(t, nil)
+	c := a.setupAdmin()
+	s := newResearchSession(t, c)
+	a.fake.Enqueue(
+		llmtest.ToolCalls(llmtest.Call{ID: "t1", Name: "todo_write", Args: `{"todos":[` +
+			`{"id":"a","subject":"Resolve NGC 1275","status":"completed"},` +
+			`{"id":"b","subject":"Search ADS for cavity papers","status":"in_progress","blocked_by":["a"]},` +
+			`{"id":"c","subject":"Write the summary","status":"pending","blocked_by":["b"]}]}`}),
+		llmtest.Text("Planned."),
+	)
+	expectStatus(t, "ask", c.postForm("/research/"+s+"/turns", url.Values{"question": {"Plan the review"}}), http.StatusSeeOther)
+	a.waitTurn(t, s)
+	page := c.get("/research/" + s)
+	expectContains(t, "task list", page.body, `data-testid="task-list"`, "Resolve NGC 1275", "in progress", "Search ADS for cavity papers", "(after b)", "to do")
+}

@@ -223,7 +223,8 @@ func (t *timeline) event(ctx context.Context, e agent.Event) ([]timelineOp, erro
 		if err := e.Decode(&d); err != nil {
 			return nil, err
 		}
-		r := &views.ToolResult{Output: d.Output, IsError: d.IsError, Elapsed: time.Duration(d.ElapsedMS) * time.Millisecond}
+		r := &views.ToolResult{Output: d.Output, IsError: d.IsError, Elapsed: time.Duration(d.ElapsedMS) * time.Millisecond,
+			Tasks: tasksFrom(d)}
 		if card, ok := t.cards[d.ToolCallID]; ok {
 			return []timelineOp{{kind: opResult, owner: card, result: r}}, nil
 		}
@@ -411,4 +412,30 @@ func (h *timelineHistory) item(id string) views.TimelineItem {
 		return h.items[i]
 	}
 	return nil
+}
+
+// tasksFrom reads the task list a todo_write result carries in its
+// metadata (T15: shown as a checklist in the timeline).
+func tasksFrom(d agent.ToolResultData) []views.TaskItem {
+	if d.Name != "todo_write" || d.IsError {
+		return nil
+	}
+	raw, err := json.Marshal(d.Metadata["tasks"])
+	if err != nil {
+		return nil
+	}
+	var tasks []struct {
+		ID        string   `json:"id"`
+		Subject   string   `json:"subject"`
+		Status    string   `json:"status"`
+		BlockedBy []string `json:"blocked_by"`
+	}
+	if json.Unmarshal(raw, &tasks) != nil {
+		return nil
+	}
+	out := make([]views.TaskItem, len(tasks))
+	for i, t := range tasks {
+		out[i] = views.TaskItem{ID: t.ID, Subject: t.Subject, Status: t.Status, BlockedBy: t.BlockedBy}
+	}
+	return out
 }

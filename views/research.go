@@ -150,6 +150,25 @@ type ToolResult struct {
 	Output  string
 	IsError bool
 	Elapsed time.Duration
+	// Tasks is the task list a todo_write call saved, shown as a checklist.
+	Tasks []TaskItem
+}
+
+// TaskItem is one entry of the agent's task list (T15).
+type TaskItem struct {
+	ID, Subject, Status string
+	BlockedBy           []string
+}
+
+// StatusLabel is the task's status in words.
+func (t TaskItem) StatusLabel() string {
+	switch t.Status {
+	case "completed":
+		return "done"
+	case "in_progress":
+		return "in progress"
+	}
+	return "to do"
 }
 
 // CardState is where a question or permission card stands.
