@@ -114,7 +114,8 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 		return err
 	}
 	targets := sesame.New(fetchGetter{web}, nil, cfg.SesameURL, cfg.SesameMirror)
-	rt, events, model, sandbox, err := newRuntime(ctx, cfg, st, targets, log)
+	mem := memory.New(st, cfg.DataDir)
+	rt, events, model, sandbox, err := newRuntime(ctx, cfg, st, targets, mem, log)
 	if err != nil {
 		return err
 	}
@@ -123,6 +124,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 		Config: cfg, Store: st, Accounts: accounts, Log: log, Static: static.FS,
 		Ready: &ready, Version: buildVersion(), Agent: rt, Events: events, Model: model,
 		Targets: targets, Sandbox: handlers.SandboxInfo{Available: sandbox.Available, Message: sandbox.Message()},
+		Memory: mem,
 	})
 	if err != nil {
 		return err
@@ -213,7 +215,7 @@ func prepare(ctx context.Context, cfg config.Config, st *store.Store, accounts *
 
 // newRuntime wires the agent runtime: the model client, event log, hooks
 // (built-in plus DATA_DIR/hooks.json), permissions and the tool registry.
-func newRuntime(ctx context.Context, cfg config.Config, st *store.Store, targets *sesame.Client, log *slog.Logger) (*agent.Runtime, *agent.EventLog, *llm.Client, shell.SandboxStatus, error) {
+func newRuntime(ctx context.Context, cfg config.Config, st *store.Store, targets *sesame.Client, mem *memory.Service, log *slog.Logger) (*agent.Runtime, *agent.EventLog, *llm.Client, shell.SandboxStatus, error) {
 	var none shell.SandboxStatus
 	// Many turns talk to one provider: keep enough idle connections that
 	// each step does not pay a new TLS handshake.
@@ -252,7 +254,6 @@ func newRuntime(ctx context.Context, cfg config.Config, st *store.Store, targets
 	}
 	fileCache := fstools.NewFileCache(0, 0)
 	files := fstools.Tools(roots, fileCache)
-	mem := memory.New(st, cfg.DataDir)
 	td := agent.ToolDeps{Store: st, Skills: lib, Targets: targets, Bash: bash, Files: files, Memory: mem}
 	rt := agent.New(agent.Config{
 		MaxSteps: cfg.AgentMaxSteps, ToolTimeout: cfg.AgentToolTimeout, MaxToolOutput: cfg.AgentMaxToolOutput,

@@ -21,6 +21,7 @@ import (
 	"github.com/astroresearch/astroresearch/agent"
 	"github.com/astroresearch/astroresearch/agent/llm"
 	"github.com/astroresearch/astroresearch/agent/llm/llmtest"
+	"github.com/astroresearch/astroresearch/agent/memory"
 	"github.com/astroresearch/astroresearch/agent/tools"
 	"github.com/astroresearch/astroresearch/auth"
 	"github.com/astroresearch/astroresearch/config"
@@ -60,6 +61,7 @@ type testApp struct {
 
 	fake       *llmtest.Server
 	model      *llm.Client
+	memory     *memory.Service
 	rt         *agent.Runtime
 	events     *agent.EventLog
 	extraTools *[]tools.Tool // added to every turn's registry
@@ -128,13 +130,15 @@ func newAppLogged(t testing.TB, env map[string]string, log *slog.Logger) *testAp
 		rt.Shutdown(ctx)
 		events.Broker().CloseAll()
 	})
+	mem := memory.New(st, dir)
 	srv, err := New(Deps{Config: cfg, Store: st, Accounts: accounts, Static: staticFS, Now: clock.Now,
 		Ready: ready, Version: "test", DataDir: dir, Log: log, Agent: rt, Events: events, Model: model,
-		Targets: fakeSesame(t), Sandbox: SandboxInfo{Message: "Commands run without an OS sandbox: test."}})
+		Targets: fakeSesame(t), Sandbox: SandboxInfo{Message: "Commands run without an OS sandbox: test."},
+		Memory: mem})
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := &testApp{t: t, srv: srv, model: model, clock: clock, store: st, accounts: accounts, ready: ready, base: cfg.BasePath,
+	a := &testApp{t: t, srv: srv, model: model, memory: mem, clock: clock, store: st, accounts: accounts, ready: ready, base: cfg.BasePath,
 		fake: fake, rt: rt, events: events, extraTools: extra}
 	a.http = httptest.NewServer(srv.Echo())
 	t.Cleanup(a.http.Close)

@@ -74,6 +74,9 @@ func (s *Server) routes() {
 	signedIn.POST("/settings/password", s.changePassword)
 	signedIn.POST("/settings/tokens", s.createToken)
 	signedIn.POST("/settings/tokens/:id/revoke", s.revokeToken)
+	signedIn.GET("/settings/memories", s.memoriesPage)
+	signedIn.POST("/settings/memories/:id", s.updateMemory)
+	signedIn.POST("/settings/memories/:id/delete", s.deleteMemory)
 
 	admin := signedIn.Group("/admin", s.requireAdmin)
 	admin.GET("", s.adminPage)

@@ -15,6 +15,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/astroresearch/astroresearch/agent"
+	"github.com/astroresearch/astroresearch/agent/memory"
 	"github.com/astroresearch/astroresearch/auth"
 	"github.com/astroresearch/astroresearch/config"
 	"github.com/astroresearch/astroresearch/research/sesame"
@@ -43,6 +44,8 @@ type Deps struct {
 	Targets TargetResolver
 	// Sandbox says whether run_bash has an OS sandbox (shown to users).
 	Sandbox SandboxInfo
+	// Memory is the users' long-term memory (the memories page).
+	Memory *memory.Service
 }
 
 // SandboxInfo is what users are told about the shell tool's sandbox.
@@ -83,6 +86,7 @@ type Server struct {
 	model    ModelControl
 	targets  TargetResolver
 	sandbox  SandboxInfo
+	memory   *memory.Service
 	e        *echo.Echo
 
 	bookmarklet, api *echo.Group
@@ -90,7 +94,7 @@ type Server struct {
 
 // New builds the echo instance with every route and middleware.
 func New(d Deps) (*Server, error) {
-	if d.Store == nil || d.Accounts == nil || d.Log == nil || d.Static == nil || d.Ready == nil || d.Agent == nil || d.Events == nil || d.Model == nil || d.Targets == nil {
+	if d.Store == nil || d.Accounts == nil || d.Log == nil || d.Static == nil || d.Ready == nil || d.Agent == nil || d.Events == nil || d.Model == nil || d.Targets == nil || d.Memory == nil {
 		return nil, fmt.Errorf("handlers: incomplete dependencies")
 	}
 	if d.Now == nil {
@@ -102,7 +106,7 @@ func New(d Deps) (*Server, error) {
 	s := &Server{
 		cfg: d.Config, st: d.Store, accounts: d.Accounts, log: d.Log, static: d.Static,
 		now: d.Now, ready: d.Ready, version: d.Version, dataDir: d.DataDir, started: d.Now(),
-		proxies: trustedProxies(d.Config.TrustedProxies), agent: d.Agent, events: d.Events, model: d.Model, targets: d.Targets, sandbox: d.Sandbox,
+		proxies: trustedProxies(d.Config.TrustedProxies), agent: d.Agent, events: d.Events, model: d.Model, targets: d.Targets, sandbox: d.Sandbox, memory: d.Memory,
 	}
 	s.sessions = newSessionManagers(d.Config, d.Store.Sessions(), s.proxies, s.sessionError)
 	e := echo.New()

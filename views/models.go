@@ -156,3 +156,22 @@ type TargetPage struct {
 	Object *sesame.Object // nil until resolved
 	Error  string
 }
+
+// MemoryKinds are the kinds a memory can have, in order.
+var MemoryKinds = []string{"user", "feedback", "project", "reference"}
+
+// MemoryRow is one memory on the memories page.
+type MemoryRow struct {
+	ID        int64
+	Kind      string
+	Content   string
+	Source    string
+	UpdatedAt time.Time
+}
+
+// MemoriesPage is the settings page of the user's memories.
+type MemoriesPage struct {
+	Chrome
+	Items []MemoryRow
+	Error string
+}
