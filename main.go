@@ -37,7 +37,10 @@ import (
 	"github.com/astroresearch/astroresearch/config"
 	"github.com/astroresearch/astroresearch/handlers"
 	"github.com/astroresearch/astroresearch/migrations"
+	"github.com/astroresearch/astroresearch/research/ads"
+	"github.com/astroresearch/astroresearch/research/arxiv"
 	"github.com/astroresearch/astroresearch/research/fetch"
+	"github.com/astroresearch/astroresearch/research/literature"
 	"github.com/astroresearch/astroresearch/research/sesame"
 	"github.com/astroresearch/astroresearch/static"
 	"github.com/astroresearch/astroresearch/store"
@@ -114,8 +117,9 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 		return err
 	}
 	targets := sesame.New(fetchGetter{web}, nil, cfg.SesameURL, cfg.SesameMirror)
+	papers := literature.NewSearcher(ads.New(cfg.ADSAPIURL, cfg.ADSAPIToken, web), arxiv.New(cfg.ArxivAPIURL, web))
 	mem := memory.New(st, cfg.DataDir)
-	rt, events, model, sandbox, err := newRuntime(ctx, cfg, st, targets, mem, log)
+	rt, events, model, sandbox, err := newRuntime(ctx, cfg, st, targets, papers, mem, log)
 	if err != nil {
 		return err
 	}
@@ -215,7 +219,7 @@ func prepare(ctx context.Context, cfg config.Config, st *store.Store, accounts *
 
 // newRuntime wires the agent runtime: the model client, event log, hooks
 // (built-in plus DATA_DIR/hooks.json), permissions and the tool registry.
-func newRuntime(ctx context.Context, cfg config.Config, st *store.Store, targets *sesame.Client, mem *memory.Service, log *slog.Logger) (*agent.Runtime, *agent.EventLog, *llm.Client, shell.SandboxStatus, error) {
+func newRuntime(ctx context.Context, cfg config.Config, st *store.Store, targets *sesame.Client, papers *literature.Searcher, mem *memory.Service, log *slog.Logger) (*agent.Runtime, *agent.EventLog, *llm.Client, shell.SandboxStatus, error) {
 	var none shell.SandboxStatus
 	// Many turns talk to one provider: keep enough idle connections that
 	// each step does not pay a new TLS handshake.
@@ -254,7 +258,7 @@ func newRuntime(ctx context.Context, cfg config.Config, st *store.Store, targets
 	}
 	fileCache := fstools.NewFileCache(0, 0)
 	files := fstools.Tools(roots, fileCache)
-	td := agent.ToolDeps{Store: st, Skills: lib, Targets: targets, Bash: bash, Files: files, Memory: mem}
+	td := agent.ToolDeps{Store: st, Skills: lib, Targets: targets, Bash: bash, Files: files, Memory: mem, Papers: papers}
 	rt := agent.New(agent.Config{
 		MaxSteps: cfg.AgentMaxSteps, ToolTimeout: cfg.AgentToolTimeout, MaxToolOutput: cfg.AgentMaxToolOutput,
 		DataDir: cfg.DataDir, WorkspaceDir: filepath.Join(cfg.DataDir, "workspace"), DefaultThinking: cfg.LLMEnableThinking,

@@ -27,6 +27,7 @@ type ToolDeps struct {
 	Bash    tools.Tool      // run_bash, built with its sandbox status
 	Files   []tools.Tool    // read_file, grep_files, glob_files, file_write, file_edit
 	Memory  *memory.Service // save_memory
+	Papers  astro.Searcher  // search_papers
 }
 
 // StandardRegistry returns the research agent's registry: load_tool and
@@ -43,6 +44,9 @@ func StandardRegistry(d ToolDeps) *tools.Registry {
 	}
 	if d.Targets != nil {
 		mustAdd(r, astro.QueryTarget(d.Targets))
+	}
+	if d.Papers != nil {
+		mustAdd(r, astro.SearchPapers(d.Papers))
 	}
 	if d.Bash != nil {
 		mustAdd(r, d.Bash)

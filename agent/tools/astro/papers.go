@@ -1,0 +1,102 @@
+package astro
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/astroresearch/astroresearch/agent/tools"
+	"github.com/astroresearch/astroresearch/research/literature"
+)
+
+// Searcher searches the literature (ADS and arXiv merged).
+type Searcher interface {
+	Search(ctx context.Context, q literature.Query) (literature.Result, error)
+}
+
+// SearchArgs are search_papers' arguments.
+type SearchArgs struct {
+	Query string `json:"query" desc:"Search terms, e.g. 'Perseus cluster X-ray cavities' (ADS also accepts its field syntax such as author:\"Fabian, A\" year:2010-2020)" maxLength:"1000"`
+	Rows  int    `json:"rows,omitempty" min:"1" max:"50" desc:"Results per source (default 10)"`
+	Sort  string `json:"sort,omitempty" enum:"relevance,date,citations" desc:"relevance (default), date (newest first) or citations (most cited first, ADS)"`
+}
+
+// SearchPapers returns the search_papers tool (T7).
+func SearchPapers(s Searcher) tools.Tool {
+	return tools.New("search_papers",
+		"Search NASA ADS and arXiv at once for papers. Results are merged and de-duplicated (arXiv id, DOI, "+
+			"bibcode), with journal, year, citation count and identifiers to cite.",
+		func(ctx context.Context, tc *tools.Context, args SearchArgs) (tools.Result, error) {
+			res, err := s.Search(ctx, literature.Query{Text: args.Query, Rows: args.Rows, Sort: literature.Sort(args.Sort)})
+			switch {
+			case errors.Is(err, literature.ErrNoSource):
+				return tools.Errorf("The literature search failed: %v", err), nil
+			case err != nil && ctx.Err() == nil:
+				return tools.Errorf("The literature search failed: %v", err), nil
+			case err != nil:
+				return tools.Result{}, err
+			}
+			return tools.Result{Output: describePapers(args.Query, res), Metadata: map[string]any{"papers": res.Papers, "notes": res.Notes}}, nil
+		},
+		tools.WithReadOnly(), tools.AlwaysConcurrencySafe(),
+	)
+}
+
+func describePapers(q string, res literature.Result) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d papers for %q", len(res.Papers), q)
+	if res.ADS >= 0 || res.Arxiv >= 0 {
+		var totals []string
+		if res.ADS >= 0 {
+			totals = append(totals, fmt.Sprintf("ADS has %d matches", res.ADS))
+		}
+		if res.Arxiv >= 0 {
+			totals = append(totals, fmt.Sprintf("arXiv has %d", res.Arxiv))
+		}
+		fmt.Fprintf(&b, " (%s)", strings.Join(totals, ", "))
+	}
+	b.WriteString(":\n")
+	for i, p := range res.Papers {
+		fmt.Fprintf(&b, "%d. %s\n   %s", i+1, p.Title, authorLine(p.Authors))
+		if p.Year != 0 {
+			fmt.Fprintf(&b, " (%d)", p.Year)
+		}
+		if p.Journal != "" {
+			fmt.Fprintf(&b, ", %s", p.Journal)
+		}
+		b.WriteString("\n   ")
+		var ids []string
+		if p.Bibcode != "" {
+			ids = append(ids, "bibcode "+p.Bibcode)
+		}
+		if p.ArxivID != "" {
+			ids = append(ids, "arXiv:"+p.ArxivID)
+		}
+		if p.DOI != "" {
+			ids = append(ids, "doi:"+p.DOI)
+		}
+		b.WriteString(strings.Join(ids, " · "))
+		if p.CitationCount != nil {
+			fmt.Fprintf(&b, " · %d citations", *p.CitationCount)
+		}
+		if p.Refereed {
+			b.WriteString(" · refereed")
+		}
+		b.WriteString("\n")
+	}
+	for _, n := range res.Notes {
+		fmt.Fprintf(&b, "Note — %s\n", n)
+	}
+	return b.String()
+}
+
+func authorLine(authors []string) string {
+	switch len(authors) {
+	case 0:
+		return "(no authors listed)"
+	case 1, 2, 3:
+		return strings.Join(authors, "; ")
+	}
+	return strings.Join(authors[:3], "; ") + fmt.Sprintf(" et al. (%d authors)", len(authors))
+}

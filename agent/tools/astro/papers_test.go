@@ -1,0 +1,37 @@
+package astro
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/astroresearch/astroresearch/agent/tools"
+	"github.com/astroresearch/astroresearch/research/literature"
+)
+
+type fakeSearcher struct{ res literature.Result }
+
+func (f fakeSearcher) Search(ctx context.Context, q literature.Query) (literature.Result, error) {
+	return f.res, nil
+}
+
+func TestSearchPapersOutput(t *testing.T) {
+	n := 812
+	tool := SearchPapers(fakeSearcher{literature.Result{ADS: 1284, Arxiv: -1, Notes: []string{"arXiv: did not answer in time"},
+		Papers: []literature.Paper{{Title: "First M87 Event Horizon Telescope Results. I.", Authors: []string{"Event Horizon Telescope Collaboration", "Akiyama, K.", "Alberdi, A.", "Alef, W."},
+			Year: 2019, Journal: "The Astrophysical Journal", Bibcode: "2019ApJ...875L...1E", ArxivID: "1906.11238", DOI: "10.3847/2041-8213/ab0ec7", CitationCount: &n, Refereed: true}}}})
+	res, err := tool.Execute(context.Background(), &tools.Context{}, json.RawMessage(`{"query":"M87 shadow"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"1 papers for \"M87 shadow\" (ADS has 1284 matches)", "et al. (4 authors) (2019), The Astrophysical Journal",
+		"bibcode 2019ApJ...875L...1E · arXiv:1906.11238 · doi:10.3847/2041-8213/ab0ec7 · 812 citations · refereed", "Note — arXiv: did not answer in time"} {
+		if !strings.Contains(res.Output, want) {
+			t.Errorf("output lacks %q:\n%s", want, res.Output)
+		}
+	}
+	if c := tools.Caps(tool); !c.ReadOnly || c.Deferred {
+		t.Fatal("search_papers is read-only and resident (SPEC §5)")
+	}
+}
