@@ -40,6 +40,7 @@ import (
 	"github.com/astroresearch/astroresearch/research/ads"
 	"github.com/astroresearch/astroresearch/research/arxiv"
 	"github.com/astroresearch/astroresearch/research/fetch"
+	"github.com/astroresearch/astroresearch/research/library"
 	"github.com/astroresearch/astroresearch/research/literature"
 	"github.com/astroresearch/astroresearch/research/sesame"
 	"github.com/astroresearch/astroresearch/static"
@@ -117,9 +118,11 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 		return err
 	}
 	targets := sesame.New(fetchGetter{web}, nil, cfg.SesameURL, cfg.SesameMirror)
-	papers := literature.NewSearcher(ads.New(cfg.ADSAPIURL, cfg.ADSAPIToken, web), arxiv.New(cfg.ArxivAPIURL, web))
+	adsClient, arxivClient := ads.New(cfg.ADSAPIURL, cfg.ADSAPIToken, web), arxiv.New(cfg.ArxivAPIURL, web)
+	papers := literature.NewSearcher(adsClient, arxivClient)
+	lib := library.New(st, adsClient, arxivClient)
 	mem := memory.New(st, cfg.DataDir)
-	rt, events, model, sandbox, err := newRuntime(ctx, cfg, st, targets, papers, mem, log)
+	rt, events, model, sandbox, err := newRuntime(ctx, cfg, st, agent.ToolDeps{Targets: targets, Papers: papers, Library: lib, Memory: mem}, log)
 	if err != nil {
 		return err
 	}
@@ -219,7 +222,7 @@ func prepare(ctx context.Context, cfg config.Config, st *store.Store, accounts *
 
 // newRuntime wires the agent runtime: the model client, event log, hooks
 // (built-in plus DATA_DIR/hooks.json), permissions and the tool registry.
-func newRuntime(ctx context.Context, cfg config.Config, st *store.Store, targets *sesame.Client, papers *literature.Searcher, mem *memory.Service, log *slog.Logger) (*agent.Runtime, *agent.EventLog, *llm.Client, shell.SandboxStatus, error) {
+func newRuntime(ctx context.Context, cfg config.Config, st *store.Store, td agent.ToolDeps, log *slog.Logger) (*agent.Runtime, *agent.EventLog, *llm.Client, shell.SandboxStatus, error) {
 	var none shell.SandboxStatus
 	// Many turns talk to one provider: keep enough idle connections that
 	// each step does not pay a new TLS handshake.
@@ -237,14 +240,14 @@ func newRuntime(ctx context.Context, cfg config.Config, st *store.Store, targets
 	} else if n > 0 {
 		log.Info("command hooks loaded", "count", n, "file", hooksFile)
 	}
-	lib, err := skills.NewLibrary(filepath.Join(cfg.DataDir, "skills"), log)
+	skillLib, err := skills.NewLibrary(filepath.Join(cfg.DataDir, "skills"), log)
 	if err != nil {
 		return nil, nil, nil, none, err
 	}
-	if n, err := lib.Install(); err != nil {
+	if n, err := skillLib.Install(); err != nil {
 		return nil, nil, nil, none, err
 	} else if n > 0 {
-		log.Info("built-in skills installed", "count", n, "dir", lib.Dir())
+		log.Info("built-in skills installed", "count", n, "dir", skillLib.Dir())
 	}
 	bash, sandbox, err := newBash(ctx, cfg, log)
 	if err != nil {
@@ -252,13 +255,13 @@ func newRuntime(ctx context.Context, cfg config.Config, st *store.Store, targets
 	}
 	roots, err := fstools.OpenRoots(fstools.Options{DataDir: cfg.DataDir,
 		WorkspaceDir: filepath.Join(cfg.DataDir, "workspace"), LibraryDir: filepath.Join(cfg.DataDir, "library"),
-		SkillsDir: lib.Dir(), Protected: []string{dbPath(cfg), ".env"}})
+		SkillsDir: skillLib.Dir(), Protected: []string{dbPath(cfg), ".env"}})
 	if err != nil {
 		return nil, nil, nil, none, err
 	}
 	fileCache := fstools.NewFileCache(0, 0)
 	files := fstools.Tools(roots, fileCache)
-	td := agent.ToolDeps{Store: st, Skills: lib, Targets: targets, Bash: bash, Files: files, Memory: mem, Papers: papers}
+	td.Store, td.Skills, td.Bash, td.Files = st, skillLib, bash, files
 	rt := agent.New(agent.Config{
 		MaxSteps: cfg.AgentMaxSteps, ToolTimeout: cfg.AgentToolTimeout, MaxToolOutput: cfg.AgentMaxToolOutput,
 		DataDir: cfg.DataDir, WorkspaceDir: filepath.Join(cfg.DataDir, "workspace"), DefaultThinking: cfg.LLMEnableThinking,
@@ -266,9 +269,9 @@ func newRuntime(ctx context.Context, cfg config.Config, st *store.Store, targets
 			MaxMessages: cfg.AgentMaxMessages, CharLimit: cfg.AgentContextCharLimit},
 		ExtractMemories: cfg.AgentMemoryExtraction,
 	}, agent.Deps{
-		Summarizer: compact.ModelSummarizer(model), Files: fileCache, Memory: mem,
+		Summarizer: compact.ModelSummarizer(model), Files: fileCache, Memory: td.Memory,
 		Store: st, Model: model, Events: events, Hooks: hooks, Perms: agent.NewPermissions(st, true), Log: log,
-		Skills: lib, Registry: func() *tools.Registry { return agent.StandardRegistry(td) },
+		Skills: skillLib, Registry: func() *tools.Registry { return agent.StandardRegistry(td) },
 	})
 	return rt, events, model, sandbox, nil
 }

@@ -28,6 +28,7 @@ type ToolDeps struct {
 	Files   []tools.Tool    // read_file, grep_files, glob_files, file_write, file_edit
 	Memory  *memory.Service // save_memory
 	Papers  astro.Searcher  // search_papers
+	Library astro.Library   // get_paper_metadata
 }
 
 // StandardRegistry returns the research agent's registry: load_tool and
@@ -47,6 +48,9 @@ func StandardRegistry(d ToolDeps) *tools.Registry {
 	}
 	if d.Papers != nil {
 		mustAdd(r, astro.SearchPapers(d.Papers))
+	}
+	if d.Library != nil {
+		mustAdd(r, astro.GetPaperMetadata(d.Library))
 	}
 	if d.Bash != nil {
 		mustAdd(r, d.Bash)

@@ -1,0 +1,136 @@
+package library
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/astroresearch/astroresearch/migrations"
+	"github.com/astroresearch/astroresearch/research/ads"
+	"github.com/astroresearch/astroresearch/research/arxiv"
+	"github.com/astroresearch/astroresearch/store"
+)
+
+func TestParseRef(t *testing.T) {
+	for in, want := range map[string]string{
+		"2305.01234v2":                     "arxiv 2305.01234v2",
+		"https://arxiv.org/pdf/2305.01234": "arxiv 2305.01234",
+		"astro-ph/0601001":                 "arxiv astro-ph/0601001",
+		"2019ApJ...875L...1E":              "bibcode 2019ApJ...875L...1E",
+		"https://ui.adsabs.harvard.edu/abs/2019ApJ...875L...1E/abstract":  "bibcode 2019ApJ...875L...1E",
+		"10.3847/2041-8213/ab0ec7":                                        "doi 10.3847/2041-8213/ab0ec7",
+		"https://doi.org/10.3847/2041-8213/AB0EC7":                        "doi 10.3847/2041-8213/AB0EC7",
+		"https://iopscience.iop.org/article/10.3847/2041-8213/ab0ec7/pdf": "doi 10.3847/2041-8213/ab0ec7",
+	} {
+		r, err := ParseRef(in)
+		if err != nil {
+			t.Errorf("%s: %v", in, err)
+			continue
+		}
+		got := map[RefKind]string{RefArxiv: "arxiv " + r.Arxiv.String(), RefBibcode: "bibcode " + r.Value, RefDOI: "doi " + r.Value}[r.Kind]
+		if got != want {
+			t.Errorf("ParseRef(%q) = %s, want %s", in, got, want)
+		}
+	}
+	for _, bad := range []string{"", "hello world", "https://example.com/paper", "javascript:alert(1)", "http://user@arxiv.org.evil/abs/x"} {
+		if _, err := ParseRef(bad); !errors.Is(err, ErrUnknownRef) {
+			t.Errorf("ParseRef(%q) = %v, want ErrUnknownRef", bad, err)
+		}
+	}
+}
+
+type fakeADS struct {
+	token bool
+	docs  map[string]ads.Doc
+	calls int
+}
+
+func (f *fakeADS) HasToken() bool { return f.token }
+func (f *fakeADS) Lookup(ctx context.Context, id string) (ads.Doc, error) {
+	f.calls++
+	if !f.token {
+		return ads.Doc{}, ads.ErrNoToken
+	}
+	if d, ok := f.docs[id]; ok {
+		return d, nil
+	}
+	return ads.Doc{}, fmt.Errorf("ads: %w", ads.ErrNotFound)
+}
+
+type fakeArxiv struct{ entries map[string]arxiv.Entry }
+
+func (f *fakeArxiv) Lookup(ctx context.Context, id arxiv.ID) (arxiv.Entry, error) {
+	if e, ok := f.entries[id.Base]; ok {
+		return e, nil
+	}
+	return arxiv.Entry{}, arxiv.ErrNotFound
+}
+
+func newLib(t *testing.T, token bool) (*Library, *store.Store, *fakeADS) {
+	t.Helper()
+	ctx := context.Background()
+	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "a.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	if _, err := st.Migrate(ctx, migrations.FS); err != nil {
+		t.Fatal(err)
+	}
+	st.CreateFirstUser(ctx, "vera", "h")
+	a := &fakeADS{token: token, docs: map[string]ads.Doc{
+		"arXiv:1906.11238": {Bibcode: "2019ApJ...875L...1E", Title: "First M87 Event Horizon Telescope Results. I.", Authors: []string{"EHT Collaboration"},
+			Journal: "The Astrophysical Journal", Year: 2019, DOI: "10.3847/2041-8213/ab0ec7", ArxivID: "1906.11238", CitationCount: 812, Refereed: true},
+	}}
+	a.docs["2019ApJ...875L...1E"] = a.docs["arXiv:1906.11238"]
+	a.docs["10.3847/2041-8213/ab0ec7"] = a.docs["arXiv:1906.11238"]
+	x := &fakeArxiv{entries: map[string]arxiv.Entry{"1906.11238": {ID: arxiv.ID{Base: "1906.11238", Version: 1},
+		Title: "First M87 EHT Results (preprint)", Summary: "We present the first image...", Authors: []arxiv.Author{{Name: "EHT Collaboration"}},
+		Published: time.Date(2019, 6, 26, 0, 0, 0, 0, time.UTC), Categories: []string{"astro-ph.GA"}}}}
+	return New(st, a, x), st, a
+}
+
+func TestImportIdempotentAcrossIdentifiers(t *testing.T) {
+	l, _, a := newLib(t, true)
+	ctx := context.Background()
+	ref, _ := ParseRef("arXiv:1906.11238v1")
+	p, created, err := l.Import(ctx, 1, ref)
+	if err != nil || !created {
+		t.Fatalf("import: %+v %v %v", p, created, err)
+	}
+	if p.Title != "First M87 Event Horizon Telescope Results. I." || *p.Bibcode != "2019ApJ...875L...1E" ||
+		p.Abstract != "We present the first image..." || *p.CitationCount != 812 {
+		t.Fatalf("published metadata from ADS, abstract from arXiv: %+v", p)
+	}
+	for _, again := range []string{"2019ApJ...875L...1E", "https://doi.org/10.3847/2041-8213/ab0ec7", "https://arxiv.org/abs/1906.11238v2"} {
+		r, _ := ParseRef(again)
+		q, created, err := l.Import(ctx, 1, r)
+		if err != nil || created || q.ID != p.ID {
+			t.Fatalf("%s: imported twice: %+v %v %v", again, q, created, err)
+		}
+	}
+	if a.calls != 1 {
+		t.Fatalf("ADS was asked %d times; a paper already in the library needs no lookup", a.calls)
+	}
+}
+
+func TestImportWithoutTokenAndUnknown(t *testing.T) {
+	l, _, _ := newLib(t, false)
+	ctx := context.Background()
+	ref, _ := ParseRef("1906.11238")
+	p, _, err := l.Import(ctx, 1, ref)
+	if err != nil || p.Title != "First M87 EHT Results (preprint)" || p.Bibcode != nil {
+		t.Fatalf("arXiv-only import: %+v %v", p, err)
+	}
+	bib, _ := ParseRef("2020MNRAS.491..111X")
+	if _, _, err := l.Import(ctx, 1, bib); !errors.Is(err, ads.ErrNoToken) {
+		t.Fatalf("bibcode without a token: %v", err)
+	}
+	unknown, _ := ParseRef("2401.99999")
+	if _, _, err := l.Import(ctx, 1, unknown); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("unknown arXiv id: %v", err)
+	}
+}
