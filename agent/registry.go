@@ -29,6 +29,9 @@ type ToolDeps struct {
 	Memory  *memory.Service // save_memory
 	Papers  astro.Searcher  // search_papers
 	Library astro.Library   // get_paper_metadata
+	// Importer and Downloads give download_paper (both needed).
+	Importer  astro.Importer
+	Downloads astro.Fetcher
 }
 
 // StandardRegistry returns the research agent's registry: load_tool and
@@ -51,6 +54,9 @@ func StandardRegistry(d ToolDeps) *tools.Registry {
 	}
 	if d.Library != nil {
 		mustAdd(r, astro.GetPaperMetadata(d.Library))
+	}
+	if d.Importer != nil && d.Downloads != nil {
+		mustAdd(r, astro.DownloadPaper(d.Importer, d.Downloads))
 	}
 	if d.Bash != nil {
 		mustAdd(r, d.Bash)

@@ -286,3 +286,56 @@ func (s *Store) ListPapers(ctx context.Context, f PaperFilter) ([]Paper, int, er
 	}
 	return out, total, nil
 }
+
+// PaperFile is a stored file of a paper (PDF, HTML, Markdown).
+type PaperFile struct {
+	ID        int64     `db:"id" json:"id"`
+	PaperID   int64     `db:"paper_id" json:"paper_id"`
+	Kind      string    `db:"kind" json:"kind"`
+	SHA256    string    `db:"sha256" json:"sha256"`
+	Path      string    `db:"path" json:"path"`
+	Bytes     int64     `db:"bytes" json:"bytes"`
+	SourceURL string    `db:"source_url" json:"source_url"`
+	CreatedAt time.Time `db:"created_at" json:"created_at"`
+}
+
+// SetDownloadStatus records a paper's download state and error text.
+func (s *Store) SetDownloadStatus(ctx context.Context, id int64, status, errText string) error {
+	_, err := s.w.ExecContext(ctx, `UPDATE papers SET download_status = ?, download_error = ?, updated_at = ? WHERE id = ?`,
+		status, errText, s.Now(), id)
+	if err != nil {
+		return fmt.Errorf("store: download status: %w", err)
+	}
+	return nil
+}
+
+// AddPaperFile records a file and marks the paper downloaded (for a PDF),
+// in one transaction. The same content for the same paper is recorded once.
+func (s *Store) AddPaperFile(ctx context.Context, f PaperFile) (PaperFile, error) {
+	var out PaperFile
+	err := s.Tx(ctx, func(tx *sqlx.Tx) error {
+		err := tx.GetContext(ctx, &out, `INSERT INTO paper_files (paper_id, kind, sha256, path, bytes, source_url, created_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (paper_id, kind, sha256) DO UPDATE SET source_url = excluded.source_url
+			RETURNING id, paper_id, kind, sha256, path, bytes, source_url, created_at`,
+			f.PaperID, f.Kind, f.SHA256, f.Path, f.Bytes, f.SourceURL, s.Now())
+		if err != nil {
+			return fmt.Errorf("store: add paper file: %w", err)
+		}
+		if f.Kind == "pdf" {
+			_, err = tx.ExecContext(ctx, `UPDATE papers SET download_status = 'downloaded', download_error = '', updated_at = ? WHERE id = ?`, s.Now(), f.PaperID)
+		}
+		return err
+	})
+	return out, err
+}
+
+// PaperFiles returns a paper's files, newest first.
+func (s *Store) PaperFiles(ctx context.Context, paperID int64) ([]PaperFile, error) {
+	var out []PaperFile
+	err := s.r.SelectContext(ctx, &out, `SELECT id, paper_id, kind, sha256, path, bytes, source_url, created_at
+		FROM paper_files WHERE paper_id = ? ORDER BY id DESC`, paperID)
+	if err != nil {
+		return nil, fmt.Errorf("store: paper files: %w", err)
+	}
+	return out, nil
+}
