@@ -23,9 +23,11 @@ run: build
 build: deps-c vendor generate
 	$(GO) build -tags $(TAGS) -trimpath -ldflags "$(LDFLAGS)" -o $(BIN) .
 
-## test: every test, browser tests included
+## test: every test, browser tests included (e2e always re-runs: it builds
+## the binary itself, which Go's test cache cannot see)
 test: deps-c deps-browser vendor generate
-	$(GO) test -tags $(TAGS) ./...
+	$(GO) test -tags $(TAGS) $$($(GO) list ./... | grep -v /e2e)
+	$(GO) test -count=1 -tags $(TAGS) ./e2e/
 
 ## race: the concurrent packages under the race detector
 race: deps-c vendor generate

@@ -121,8 +121,11 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	adsClient, arxivClient := ads.New(cfg.ADSAPIURL, cfg.ADSAPIToken, web), arxiv.New(cfg.ArxivAPIURL, web)
 	papers := literature.NewSearcher(adsClient, arxivClient)
 	lib := library.New(st, adsClient, arxivClient)
+	downloads := library.NewDownloader(st, web, adsClient, library.DownloadOptions{DataDir: cfg.DataDir, ArxivPDFURL: cfg.ArxivPDFURL})
 	mem := memory.New(st, cfg.DataDir)
-	rt, events, model, sandbox, err := newRuntime(ctx, cfg, st, agent.ToolDeps{Targets: targets, Papers: papers, Library: lib, Memory: mem}, log)
+	metrics := agent.NewMetrics()
+	rt, events, model, sandbox, err := newRuntime(ctx, cfg, st, agent.ToolDeps{Targets: targets, Papers: papers, Library: lib,
+		Importer: lib, Downloads: downloads, Memory: mem}, metrics, log)
 	if err != nil {
 		return err
 	}
@@ -131,7 +134,8 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 		Config: cfg, Store: st, Accounts: accounts, Log: log, Static: static.FS,
 		Ready: &ready, Version: buildVersion(), Agent: rt, Events: events, Model: model,
 		Targets: targets, Sandbox: handlers.SandboxInfo{Available: sandbox.Available, Message: sandbox.Message()},
-		Memory: mem,
+		Memory: mem, Library: lib, BibTeX: adsClient,
+		Metrics: metrics,
 	})
 	if err != nil {
 		return err
@@ -222,7 +226,7 @@ func prepare(ctx context.Context, cfg config.Config, st *store.Store, accounts *
 
 // newRuntime wires the agent runtime: the model client, event log, hooks
 // (built-in plus DATA_DIR/hooks.json), permissions and the tool registry.
-func newRuntime(ctx context.Context, cfg config.Config, st *store.Store, td agent.ToolDeps, log *slog.Logger) (*agent.Runtime, *agent.EventLog, *llm.Client, shell.SandboxStatus, error) {
+func newRuntime(ctx context.Context, cfg config.Config, st *store.Store, td agent.ToolDeps, metrics *agent.Metrics, log *slog.Logger) (*agent.Runtime, *agent.EventLog, *llm.Client, shell.SandboxStatus, error) {
 	var none shell.SandboxStatus
 	// Many turns talk to one provider: keep enough idle connections that
 	// each step does not pay a new TLS handshake.
@@ -233,7 +237,7 @@ func newRuntime(ctx context.Context, cfg config.Config, st *store.Store, td agen
 		HTTPClient: &http.Client{Transport: transport}})
 	events := agent.NewEventLog(st, agent.NewBroker())
 	hooks := agent.NewHooks(log)
-	hooks.RegisterBuiltins(st, agent.NewMetrics(), log)
+	hooks.RegisterBuiltins(st, metrics, log)
 	hooksFile := filepath.Join(cfg.DataDir, "hooks.json")
 	if n, err := hooks.LoadCommandHooks(hooksFile); err != nil {
 		return nil, nil, nil, none, err

@@ -9,6 +9,7 @@ import (
 	"net/http/cookiejar"
 	"net/http/httptest"
 	"net/url"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -18,6 +19,8 @@ import (
 	"testing/fstest"
 	"time"
 
+	"golang.org/x/time/rate"
+
 	"github.com/astroresearch/astroresearch/agent"
 	"github.com/astroresearch/astroresearch/agent/llm"
 	"github.com/astroresearch/astroresearch/agent/llm/llmtest"
@@ -26,6 +29,10 @@ import (
 	"github.com/astroresearch/astroresearch/auth"
 	"github.com/astroresearch/astroresearch/config"
 	"github.com/astroresearch/astroresearch/migrations"
+	"github.com/astroresearch/astroresearch/research/ads"
+	"github.com/astroresearch/astroresearch/research/arxiv"
+	"github.com/astroresearch/astroresearch/research/fetch"
+	"github.com/astroresearch/astroresearch/research/library"
 	"github.com/astroresearch/astroresearch/research/sesame"
 	"github.com/astroresearch/astroresearch/store"
 )
@@ -109,7 +116,8 @@ func newAppLogged(t testing.TB, env map[string]string, log *slog.Logger) *testAp
 		Sleep: func(ctx context.Context, d time.Duration) error { return ctx.Err() }})
 	events := agent.NewEventLog(st, agent.NewBroker())
 	hooks := agent.NewHooks(log)
-	hooks.RegisterBuiltins(st, agent.NewMetrics(), log)
+	metrics := agent.NewMetrics()
+	hooks.RegisterBuiltins(st, metrics, log)
 	extra := &[]tools.Tool{}
 	rt := agent.New(agent.Config{DataDir: dir, ToolTimeout: 5 * time.Second}, agent.Deps{
 		Store: st, Model: model, Events: events, Hooks: hooks, Perms: agent.NewPermissions(st, true), Log: log,
@@ -134,7 +142,7 @@ func newAppLogged(t testing.TB, env map[string]string, log *slog.Logger) *testAp
 	srv, err := New(Deps{Config: cfg, Store: st, Accounts: accounts, Static: staticFS, Now: clock.Now,
 		Ready: ready, Version: "test", DataDir: dir, Log: log, Agent: rt, Events: events, Model: model,
 		Targets: fakeSesame(t), Sandbox: SandboxInfo{Message: "Commands run without an OS sandbox: test."},
-		Memory: mem})
+		Library: fakeLibrary(t, st), Memory: mem, Metrics: metrics})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -328,4 +336,25 @@ func (g plainGetter) Get(ctx context.Context, u string) (int, []byte, error) {
 	defer res.Body.Close()
 	b, err := io.ReadAll(res.Body)
 	return res.StatusCode, b, err
+}
+
+// fakeLibrary is the library service over local fakes of arXiv (serving the
+// arxiv package's id_list fixture) and ADS (no token).
+func fakeLibrary(t testing.TB, st *store.Store) *library.Library {
+	feed, err := os.ReadFile("../research/arxiv/testdata/idlist.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ax := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !strings.Contains(r.URL.Query().Get("id_list"), "2401.01234") {
+			w.Header().Set("Content-Type", "application/atom+xml")
+			w.Write([]byte(`<?xml version="1.0" encoding="UTF-8"?><feed xmlns="http://www.w3.org/2005/Atom" xmlns:opensearch="http://a9.com/-/spec/opensearch/1.1/"><opensearch:totalResults>0</opensearch:totalResults><opensearch:startIndex>0</opensearch:startIndex><opensearch:itemsPerPage>0</opensearch:itemsPerPage></feed>`))
+			return
+		}
+		w.Header().Set("Content-Type", "application/atom+xml")
+		w.Write(feed)
+	}))
+	t.Cleanup(ax.Close)
+	web := fetch.New(fetch.Options{Allow: []string{ax.URL}, DefaultRate: rate.Inf, PerHost: map[string]rate.Limit{}})
+	return library.New(st, ads.New("https://api.adsabs.harvard.edu/v1", "", web), arxiv.New(ax.URL+"/api/query", web))
 }

@@ -111,11 +111,13 @@ func (s *Server) sessionPage(c echo.Context, a store.AgentSession, form views.Qu
 	_, running := s.agent.Running(a.ID)
 	return views.ResearchSessionPage{
 		Chrome: s.chrome(c, sessionTitle(a.Title), "research"),
-		Title:  a.Title, Model: s.model.ActiveModel(),
+		ID:     a.ID, Title: a.Title, Model: s.model.ActiveModel(),
+		Rename:   views.RenameForm{BasePath: s.cfg.BasePath, SessionID: a.ID, Title: a.Title, Return: "session"},
 		Timeline: views.Timeline{Items: hist.items, StreamURL: base + "/stream?after=" + strconv.FormatInt(last, 10)},
 		Controls: views.TurnControls{CancelURL: base + "/cancel", Running: running},
 		Form:     form,
 		Note:     s.modelNote(hist.note),
+		Metrics:  s.metricsPanel(a.ID),
 	}, nil
 }
 

@@ -18,6 +18,7 @@ import (
 	"github.com/astroresearch/astroresearch/agent/memory"
 	"github.com/astroresearch/astroresearch/auth"
 	"github.com/astroresearch/astroresearch/config"
+	"github.com/astroresearch/astroresearch/research/library"
 	"github.com/astroresearch/astroresearch/research/sesame"
 	"github.com/astroresearch/astroresearch/store"
 )
@@ -46,6 +47,14 @@ type Deps struct {
 	Sandbox SandboxInfo
 	// Memory is the users' long-term memory (the memories page).
 	Memory *memory.Service
+	// Metrics is the runtime's metrics hook, shown on session pages;
+	// optional (no panel when nil).
+	Metrics *agent.Metrics
+	// Library imports and looks up papers.
+	Library *library.Library
+	// BibTeX is ADS's export, used for papers with a bibcode when a token
+	// is set (nil: always generated locally).
+	BibTeX library.Exporter
 }
 
 // SandboxInfo is what users are told about the shell tool's sandbox.
@@ -87,14 +96,18 @@ type Server struct {
 	targets  TargetResolver
 	sandbox  SandboxInfo
 	memory   *memory.Service
-	e        *echo.Echo
+	// agentMetrics is the runtime's per-session counters; may be nil.
+	agentMetrics *agent.Metrics
+	library      *library.Library
+	bibtex       library.Exporter
+	e            *echo.Echo
 
 	bookmarklet, api *echo.Group
 }
 
 // New builds the echo instance with every route and middleware.
 func New(d Deps) (*Server, error) {
-	if d.Store == nil || d.Accounts == nil || d.Log == nil || d.Static == nil || d.Ready == nil || d.Agent == nil || d.Events == nil || d.Model == nil || d.Targets == nil || d.Memory == nil {
+	if d.Store == nil || d.Accounts == nil || d.Log == nil || d.Static == nil || d.Ready == nil || d.Agent == nil || d.Events == nil || d.Model == nil || d.Targets == nil || d.Memory == nil || d.Library == nil {
 		return nil, fmt.Errorf("handlers: incomplete dependencies")
 	}
 	if d.Now == nil {
@@ -106,8 +119,9 @@ func New(d Deps) (*Server, error) {
 	s := &Server{
 		cfg: d.Config, st: d.Store, accounts: d.Accounts, log: d.Log, static: d.Static,
 		now: d.Now, ready: d.Ready, version: d.Version, dataDir: d.DataDir, started: d.Now(),
-		proxies: trustedProxies(d.Config.TrustedProxies), agent: d.Agent, events: d.Events, model: d.Model, targets: d.Targets, sandbox: d.Sandbox, memory: d.Memory,
+		proxies: trustedProxies(d.Config.TrustedProxies), agent: d.Agent, events: d.Events, model: d.Model, targets: d.Targets, sandbox: d.Sandbox, memory: d.Memory, library: d.Library, bibtex: d.BibTeX,
 	}
+	s.agentMetrics = d.Metrics
 	s.sessions = newSessionManagers(d.Config, d.Store.Sessions(), s.proxies, s.sessionError)
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true

@@ -23,6 +23,13 @@ func (s *Server) settingsModel(c echo.Context) (views.SettingsPage, error) {
 	for _, t := range toks {
 		page.Tokens = append(page.Tokens, views.TokenRow{ID: t.ID, Name: t.Name, Hint: t.Hint, CreatedAt: t.CreatedAt, LastUsed: t.LastUsedAt})
 	}
+	rules, err := s.st.PermissionRules(c.Request().Context(), u.ID)
+	if err != nil {
+		return views.SettingsPage{}, err
+	}
+	for _, r := range rules {
+		page.Rules = append(page.Rules, views.RuleRow{ID: r.ID, Tool: r.Tool, Pattern: r.Pattern, Decision: r.Decision, CreatedAt: r.CreatedAt})
+	}
 	return page, nil
 }
 

@@ -41,6 +41,8 @@ func (c Chrome) Nav() []NavItem {
 	items := []NavItem{
 		{Key: "home", Label: "Home", Path: "/"},
 		{Key: "research", Label: "Research", Path: "/research"},
+		{Key: "search", Label: "Search", Path: "/search"},
+		{Key: "audit", Label: "Audit log", Path: "/audit"},
 		{Key: "settings", Label: "Settings", Path: "/settings"},
 	}
 	if c.User.IsAdmin {
@@ -95,7 +97,28 @@ type SettingsPage struct {
 	NewToken       string // the secret of a token just created, shown once
 	NewTokenName   string
 	TokenError     string
+	Rules          []RuleRow
+	RuleForm       RuleForm
 }
+
+// RuleRow is one central permission rule in the settings list (SPEC R15).
+type RuleRow struct {
+	ID        int64
+	Tool      string
+	Pattern   string
+	Decision  string // allow, ask, deny
+	CreatedAt time.Time
+}
+
+// RuleForm is the add-a-rule form, with what was typed and why it was
+// refused.
+type RuleForm struct {
+	Tool, Pattern, Decision string
+	Fields                  FieldErrors
+}
+
+// RuleDecisions are the decisions a rule can have, in form order.
+var RuleDecisions = []string{"allow", "ask", "deny"}
 
 // UserRow is one account in the admin list.
 type UserRow struct {

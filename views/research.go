@@ -14,6 +14,16 @@ type ResearchListPage struct {
 	Sessions []SessionRow
 	NewTitle string // what was typed into the new-session form
 	Error    string // why the new session was not created
+	// RenameID is the session whose rename was refused with RenameError.
+	RenameID, RenameError string
+}
+
+// renameError is the rename error shown in the row of session id.
+func renameError(renameID, id, msg string) string {
+	if renameID != id {
+		return ""
+	}
+	return msg
 }
 
 // SessionRow is one session in the list.
@@ -29,12 +39,15 @@ type SessionRow struct {
 // question form.
 type ResearchSessionPage struct {
 	Chrome
+	ID       string
 	Title    string
+	Rename   RenameForm
 	Model    string // the model new turns use
 	Timeline Timeline
 	Controls TurnControls
 	Form     QuestionForm
 	Note     ModelNote
+	Metrics  MetricsPanel
 }
 
 // Timeline is the server-rendered history of a session plus the address of
