@@ -50,7 +50,11 @@ func StandardRegistry(d ToolDeps) *tools.Registry {
 		mustAdd(r, astro.QueryTarget(d.Targets))
 	}
 	if d.Papers != nil {
-		mustAdd(r, astro.SearchPapers(d.Papers))
+		var shelf astro.Shelf
+		if d.Store != nil {
+			shelf = d.Store
+		}
+		mustAdd(r, astro.SearchPapers(d.Papers, shelf))
 	}
 	if d.Library != nil {
 		mustAdd(r, astro.GetPaperMetadata(d.Library))

@@ -8,6 +8,7 @@ import (
 
 	"github.com/astroresearch/astroresearch/agent/tools"
 	"github.com/astroresearch/astroresearch/research/literature"
+	"github.com/astroresearch/astroresearch/store"
 )
 
 // Searcher searches the literature (ADS and arXiv merged).
@@ -22,8 +23,14 @@ type SearchArgs struct {
 	Sort  string `json:"sort,omitempty" enum:"relevance,date,citations" desc:"relevance (default), date (newest first) or citations (most cited first, ADS)"`
 }
 
-// SearchPapers returns the search_papers tool (T7).
-func SearchPapers(s Searcher) tools.Tool {
+// Shelf tells whether a paper is already in the library.
+type Shelf interface {
+	PaperByIdentifier(ctx context.Context, ids store.PaperIDs) (store.Paper, error)
+}
+
+// SearchPapers returns the search_papers tool (T7). shelf (may be nil)
+// marks hits already in the library.
+func SearchPapers(s Searcher, shelf Shelf) tools.Tool {
 	return tools.New("search_papers",
 		"Search NASA ADS and arXiv at once for papers. Results are merged and de-duplicated (arXiv id, DOI, "+
 			"bibcode), with journal, year, citation count and identifiers to cite.",
@@ -37,13 +44,31 @@ func SearchPapers(s Searcher) tools.Tool {
 			case err != nil:
 				return tools.Result{}, err
 			}
-			return tools.Result{Output: describePapers(args.Query, res), Metadata: map[string]any{"papers": res.Papers, "notes": res.Notes}}, nil
+			status := libraryStatus(ctx, shelf, res.Papers)
+			return tools.Result{Output: describePapers(args.Query, res, status),
+				Metadata: map[string]any{"papers": res.Papers, "notes": res.Notes, "library": status}}, nil
 		},
 		tools.WithReadOnly(), tools.AlwaysConcurrencySafe(),
 	)
 }
 
-func describePapers(q string, res literature.Result) string {
+// libraryStatus returns, per hit index, "library #id (download status)"
+// for hits already in the library.
+func libraryStatus(ctx context.Context, shelf Shelf, papers []literature.Paper) map[int]string {
+	out := map[int]string{}
+	if shelf == nil {
+		return out
+	}
+	for i, p := range papers {
+		lp, err := shelf.PaperByIdentifier(ctx, store.PaperIDs{ArxivID: p.ArxivID, Bibcode: p.Bibcode, DOI: p.DOI})
+		if err == nil {
+			out[i] = fmt.Sprintf("in library #%d, PDF %s", lp.ID, lp.DownloadStatus)
+		}
+	}
+	return out
+}
+
+func describePapers(q string, res literature.Result, status map[int]string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d papers for %q", len(res.Papers), q)
 	if res.ADS >= 0 || res.Arxiv >= 0 {
@@ -82,6 +107,11 @@ func describePapers(q string, res literature.Result) string {
 		}
 		if p.Refereed {
 			b.WriteString(" · refereed")
+		}
+		if st, ok := status[i]; ok {
+			b.WriteString(" · " + st)
+		} else {
+			b.WriteString(" · not in library")
 		}
 		b.WriteString("\n")
 	}
