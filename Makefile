@@ -59,11 +59,12 @@ static/vendor/htmx.min.js: node_modules/.package-lock.json
 static/vendor/sse.min.js: node_modules/.package-lock.json
 	cp node_modules/htmx-ext-sse/dist/sse.min.js $@
 
-# cgo needs a C compiler and sqlite3.h (sqlite-vec's bindings include it).
+# cgo needs a C compiler and sqlite3.h (sqlite-vec's bindings include it);
+# the diff tests apply patches with patch(1).
 deps-c:
-	@if ! command -v gcc >/dev/null || [ ! -f /usr/include/sqlite3.h ]; then \
+	@if ! command -v gcc >/dev/null || [ ! -f /usr/include/sqlite3.h ] || ! command -v patch >/dev/null; then \
 	  if [ "$$(id -u)" = 0 ]; then \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gcc libc6-dev libsqlite3-dev; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gcc libc6-dev libsqlite3-dev patch; \
 	  else echo "install gcc and libsqlite3-dev (Debian) first" >&2; exit 1; fi; \
 	fi
 
