@@ -134,7 +134,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 		Config: cfg, Store: st, Accounts: accounts, Log: log, Static: static.FS,
 		Ready: &ready, Version: buildVersion(), Agent: rt, Events: events, Model: model,
 		Targets: targets, Sandbox: handlers.SandboxInfo{Available: sandbox.Available, Message: sandbox.Message()},
-		Memory: mem, Library: lib, BibTeX: adsClient,
+		Memory: mem, Library: lib, BibTeX: adsClient, Downloads: downloads,
 		Metrics: metrics,
 	})
 	if err != nil {
@@ -192,6 +192,9 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	if err := httpSrv.Shutdown(shutdownCtx); err != nil {
 		log.Warn("graceful shutdown timed out; closing connections", "err", err)
 		_ = httpSrv.Close()
+	}
+	if err := srv.StopDownloads(shutdownCtx); err != nil {
+		log.Warn("PDF downloads still running at shutdown", "err", err)
 	}
 	log.Info("stopped")
 	return nil

@@ -142,10 +142,11 @@ func newAppLogged(t testing.TB, env map[string]string, log *slog.Logger) *testAp
 	srv, err := New(Deps{Config: cfg, Store: st, Accounts: accounts, Static: staticFS, Now: clock.Now,
 		Ready: ready, Version: "test", DataDir: dir, Log: log, Agent: rt, Events: events, Model: model,
 		Targets: fakeSesame(t), Sandbox: SandboxInfo{Message: "Commands run without an OS sandbox: test."},
-		Library: fakeLibrary(t, st), Memory: mem, Metrics: metrics})
+		Library: fakeLibrary(t, st), Downloads: fakeDownloader(t, st, dir), Memory: mem, Metrics: metrics})
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(srv.WaitDownloads) // before the store closes (cleanups run last-in first-out)
 	a := &testApp{t: t, srv: srv, model: model, memory: mem, clock: clock, store: st, accounts: accounts, ready: ready, base: cfg.BasePath,
 		fake: fake, rt: rt, events: events, extraTools: extra}
 	a.http = httptest.NewServer(srv.Echo())
@@ -357,4 +358,23 @@ func fakeLibrary(t testing.TB, st *store.Store) *library.Library {
 	t.Cleanup(ax.Close)
 	web := fetch.New(fetch.Options{Allow: []string{ax.URL}, DefaultRate: rate.Inf, PerHost: map[string]rate.Limit{}})
 	return library.New(st, ads.New("https://api.adsabs.harvard.edu/v1", "", web), arxiv.New(ax.URL+"/api/query", web))
+}
+
+// fakePDF is the content the fake PDF server serves.
+const fakePDF = "%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n"
+
+// fakeDownloader is a PDF downloader over a local fake of arXiv's PDF
+// server: the fixture paper 2401.01234 has a PDF, other ids are 404.
+func fakeDownloader(t testing.TB, st *store.Store, dataDir string) *library.Downloader {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !strings.Contains(r.URL.Path, "2401.01234") {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "application/pdf")
+		w.Write([]byte(fakePDF))
+	}))
+	t.Cleanup(srv.Close)
+	web := fetch.New(fetch.Options{Allow: []string{srv.URL}, DefaultRate: rate.Inf, PerHost: map[string]rate.Limit{}})
+	return library.NewDownloader(st, web, nil, library.DownloadOptions{DataDir: dataDir, ArxivPDFURL: srv.URL + "/pdf"})
 }

@@ -31,13 +31,9 @@ func (s *Server) apiImportPaper(c echo.Context) error {
 	if err := decodeJSON(c, &req); err != nil {
 		return err
 	}
-	ref, err := library.ParseRef(req.Ref)
+	p, created, err := s.importRef(c, req.Ref)
 	if err != nil {
-		return apiError(http.StatusBadRequest, "invalid_ref", "The ref is not an arXiv id, bibcode, DOI or a paper URL this server recognises.")
-	}
-	p, created, err := s.library.Import(c.Request().Context(), currentUser(c).ID, ref)
-	if err != nil {
-		return libraryError(err)
+		return err
 	}
 	status := http.StatusOK
 	if created {
@@ -48,14 +44,7 @@ func (s *Server) apiImportPaper(c echo.Context) error {
 
 // apiPaper is GET /api/papers/{id}.
 func (s *Server) apiPaper(c echo.Context) error {
-	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
-	if err != nil {
-		return apiError(http.StatusNotFound, "not_found", "There is no such paper in the library.")
-	}
-	p, err := s.st.PaperByID(c.Request().Context(), id)
-	if errors.Is(err, store.ErrNotFound) {
-		return apiError(http.StatusNotFound, "not_found", "There is no such paper in the library.")
-	}
+	p, err := s.paperByParam(c)
 	if err != nil {
 		return err
 	}
@@ -87,6 +76,35 @@ func (s *Server) apiPapers(c echo.Context) error {
 	return c.JSON(http.StatusOK, map[string]any{"papers": papers, "total": total})
 }
 
+// importRef parses raw and imports the paper for the signed-in user. Its
+// errors are *codedError values (the API's error mapping), so the JSON API
+// and the library page report the same status and message.
+func (s *Server) importRef(c echo.Context, raw string) (store.Paper, bool, error) {
+	ref, err := library.ParseRef(raw)
+	if err != nil {
+		return store.Paper{}, false, apiError(http.StatusBadRequest, "invalid_ref", "The ref is not an arXiv id, bibcode, DOI or a paper URL this server recognises.")
+	}
+	p, created, err := s.library.Import(c.Request().Context(), currentUser(c).ID, ref)
+	if err != nil {
+		return store.Paper{}, false, libraryError(err)
+	}
+	return p, created, nil
+}
+
+// paperByParam loads the paper named by the route's :id; unknown or
+// malformed ids are a 404.
+func (s *Server) paperByParam(c echo.Context) (store.Paper, error) {
+	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
+	if err != nil {
+		return store.Paper{}, apiError(http.StatusNotFound, "not_found", "There is no such paper in the library.")
+	}
+	p, err := s.st.PaperByID(c.Request().Context(), id)
+	if errors.Is(err, store.ErrNotFound) {
+		return store.Paper{}, apiError(http.StatusNotFound, "not_found", "There is no such paper in the library.")
+	}
+	return p, err
+}
+
 func libraryError(err error) error {
 	switch {
 	case errors.Is(err, library.ErrNotFound):
@@ -109,14 +127,7 @@ func shortErr(err error) string {
 
 // apiPaperBibTeX is GET /api/papers/{id}/bibtex.
 func (s *Server) apiPaperBibTeX(c echo.Context) error {
-	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
-	if err != nil {
-		return apiError(http.StatusNotFound, "not_found", "There is no such paper in the library.")
-	}
-	p, err := s.st.PaperByID(c.Request().Context(), id)
-	if errors.Is(err, store.ErrNotFound) {
-		return apiError(http.StatusNotFound, "not_found", "There is no such paper in the library.")
-	}
+	p, err := s.paperByParam(c)
 	if err != nil {
 		return err
 	}

@@ -52,7 +52,7 @@ func TestSearchPage(t *testing.T) {
 		`id="search-results" aria-live="polite" data-testid="search-results"`, "Type a word or two")
 	expectLacks(t, "empty search", res.body, `data-testid="only-session"`, `data-testid="search-hit"`)
 	// Search comes right after Research in the navigation.
-	expectContains(t, "nav", res.body, `<li><a href="/research">Research</a></li><li><a href="/search" aria-current="page">Search</a></li>`)
+	expectContains(t, "nav", res.body, `<li><a href="/research">Research</a></li><li><a href="/library">Library</a></li><li><a href="/search" aria-current="page">Search</a></li>`)
 
 	// Plain form submit: the full page with the results.
 	res = c.get("/search?q=" + url.QueryEscape("perse"))

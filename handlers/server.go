@@ -55,6 +55,9 @@ type Deps struct {
 	// BibTeX is ADS's export, used for papers with a bibcode when a token
 	// is set (nil: always generated locally).
 	BibTeX library.Exporter
+	// Downloads fetches papers' PDFs for the library pages' Download
+	// button; optional (no button when nil).
+	Downloads *library.Downloader
 }
 
 // SandboxInfo is what users are told about the shell tool's sandbox.
@@ -100,7 +103,11 @@ type Server struct {
 	agentMetrics *agent.Metrics
 	library      *library.Library
 	bibtex       library.Exporter
-	e            *echo.Echo
+	downloads    *library.Downloader
+	// pdfJobs tracks the background PDF downloads of this process, at most
+	// one per paper.
+	pdfJobs downloadJobs
+	e       *echo.Echo
 
 	bookmarklet, api *echo.Group
 }
@@ -119,9 +126,10 @@ func New(d Deps) (*Server, error) {
 	s := &Server{
 		cfg: d.Config, st: d.Store, accounts: d.Accounts, log: d.Log, static: d.Static,
 		now: d.Now, ready: d.Ready, version: d.Version, dataDir: d.DataDir, started: d.Now(),
-		proxies: trustedProxies(d.Config.TrustedProxies), agent: d.Agent, events: d.Events, model: d.Model, targets: d.Targets, sandbox: d.Sandbox, memory: d.Memory, library: d.Library, bibtex: d.BibTeX,
+		proxies: trustedProxies(d.Config.TrustedProxies), agent: d.Agent, events: d.Events, model: d.Model, targets: d.Targets, sandbox: d.Sandbox, memory: d.Memory, library: d.Library, bibtex: d.BibTeX, downloads: d.Downloads,
 	}
 	s.agentMetrics = d.Metrics
+	s.pdfJobs.ctx, s.pdfJobs.cancel = context.WithCancel(context.Background())
 	s.sessions = newSessionManagers(d.Config, d.Store.Sessions(), s.proxies, s.sessionError)
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true

@@ -41,6 +41,7 @@ func (c Chrome) Nav() []NavItem {
 	items := []NavItem{
 		{Key: "home", Label: "Home", Path: "/"},
 		{Key: "research", Label: "Research", Path: "/research"},
+		{Key: "library", Label: "Library", Path: "/library"},
 		{Key: "search", Label: "Search", Path: "/search"},
 		{Key: "audit", Label: "Audit log", Path: "/audit"},
 		{Key: "settings", Label: "Settings", Path: "/settings"},

@@ -1,0 +1,189 @@
+package handlers
+
+import (
+	"errors"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/astroresearch/astroresearch/store"
+	"github.com/astroresearch/astroresearch/views"
+)
+
+// The library pages (SPEC L2–L4): GET /library lists and searches the
+// papers, POST /library/import adds one, GET /library/{id} shows one. The
+// PDF download and file routes are in library_download.go.
+
+// libraryPageSize is the number of papers per list page.
+const libraryPageSize = 50
+
+// libraryQuery is the parsed query string of the list page.
+type libraryQuery struct {
+	q, tag, year string
+	page         int
+}
+
+// parseLibraryQuery reads q, tag, year and page; a malformed value comes
+// back as a message for the list.
+func parseLibraryQuery(c echo.Context) (libraryQuery, store.PaperFilter, string) {
+	lq := libraryQuery{q: strings.TrimSpace(c.QueryParam("q")), tag: strings.TrimSpace(c.QueryParam("tag")),
+		year: strings.TrimSpace(c.QueryParam("year")), page: 1}
+	f := store.PaperFilter{Query: lq.q, Tag: lq.tag, Limit: libraryPageSize}
+	if utf8.RuneCountInString(lq.q) > maxSearchQuery {
+		return lq, f, "The search is longer than 500 characters."
+	}
+	if lq.year != "" {
+		n, err := strconv.Atoi(lq.year)
+		if err != nil || n < 1 || n > 9999 {
+			return lq, f, "The year must be a four-digit year such as 2024."
+		}
+		f.Year = n
+	}
+	if v := c.QueryParam("page"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			return lq, f, "The page must be a positive whole number."
+		}
+		lq.page = n
+	}
+	f.Offset = (lq.page - 1) * libraryPageSize
+	return lq, f, ""
+}
+
+// url is the list page for these filters at page n.
+func (q libraryQuery) url(base string, n int) string {
+	v := url.Values{}
+	for k, val := range map[string]string{"q": q.q, "tag": q.tag, "year": q.year} {
+		if val != "" {
+			v.Set(k, val)
+		}
+	}
+	if n > 1 {
+		v.Set("page", strconv.Itoa(n))
+	}
+	if len(v) == 0 {
+		return base + "/library"
+	}
+	return base + "/library?" + v.Encode()
+}
+
+// libraryResults runs the list query; a refused filter is the list's error
+// with status 400.
+func (s *Server) libraryResults(c echo.Context) (views.LibraryResults, libraryQuery, int, error) {
+	lq, f, msg := parseLibraryQuery(c)
+	out := views.LibraryResults{BasePath: s.cfg.BasePath, Query: lq.q, Filtered: lq.q != "" || lq.tag != "" || lq.year != "", Page: lq.page}
+	if msg != "" {
+		out.Error = msg
+		return out, lq, http.StatusBadRequest, nil
+	}
+	papers, total, err := s.st.ListPapers(c.Request().Context(), f)
+	if err != nil {
+		return out, lq, 0, err
+	}
+	out.Total = total
+	for _, p := range papers {
+		out.Papers = append(out.Papers, paperRow(s.cfg.BasePath, p))
+	}
+	if lq.page > 1 {
+		out.PrevURL = lq.url(s.cfg.BasePath, lq.page-1)
+	}
+	if f.Offset+len(papers) < total {
+		out.NextURL = lq.url(s.cfg.BasePath, lq.page+1)
+	}
+	return out, lq, http.StatusOK, nil
+}
+
+// libraryList is GET /library. An htmx request from the search box gets
+// only the results (always 200, so htmx swaps a refused query's message).
+func (s *Server) libraryList(c echo.Context) error {
+	results, lq, status, err := s.libraryResults(c)
+	if err != nil {
+		return err
+	}
+	if isHTMX(c) && c.Request().Header.Get("HX-Target") == "library-results" {
+		return s.render(c, http.StatusOK, views.LibraryResultsList(results))
+	}
+	return s.render(c, status, views.Library(s.libraryPage(c, lq, results, views.ImportForm{})))
+}
+
+func (s *Server) libraryPage(c echo.Context, lq libraryQuery, r views.LibraryResults, form views.ImportForm) views.LibraryPage {
+	return views.LibraryPage{Chrome: s.chrome(c, "Library", "library"), Query: lq.q, Tag: lq.tag, Year: lq.year,
+		Import: form, Results: r}
+}
+
+// libraryImport is POST /library/import {ref}: 303 to the paper's page, or
+// the list again with the reason (the API's status and message).
+func (s *Server) libraryImport(c echo.Context) error {
+	raw := strings.TrimSpace(c.FormValue("ref"))
+	p, created, err := s.importRef(c, raw)
+	if err == nil {
+		if created {
+			s.flash(c, "Imported “"+p.Title+"”.")
+		} else {
+			s.flash(c, "“"+p.Title+"” was already in the library.")
+		}
+		return s.redirect(c, "/library/"+strconv.FormatInt(p.ID, 10))
+	}
+	var ce *codedError
+	if !errors.As(err, &ce) {
+		return err
+	}
+	results, lq, _, lerr := s.libraryResults(c)
+	if lerr != nil {
+		return lerr
+	}
+	form := views.ImportForm{Ref: raw, Error: ce.message}
+	return s.render(c, ce.status, views.Library(s.libraryPage(c, lq, results, form)))
+}
+
+// libraryPaper is GET /library/{id}.
+func (s *Server) libraryPaper(c echo.Context) error {
+	p, err := s.paperByParam(c)
+	if err != nil {
+		return err
+	}
+	dl, err := s.downloadView(c, p)
+	if err != nil {
+		return err
+	}
+	page := views.PaperPage{Chrome: s.chrome(c, p.Title, "library"), Paper: paperRow(s.cfg.BasePath, p),
+		Volume: p.Volume, PageNo: p.Page, Abstract: p.Abstract, Keywords: p.Keywords, Tags: p.Tags,
+		Citations: p.CitationCount, Download: dl}
+	page.Paper.Authors = p.Authors
+	return s.render(c, http.StatusOK, views.PaperDetail(page))
+}
+
+// paperRow is the list's (and the detail header's) view of a paper.
+func paperRow(base string, p store.Paper) views.PaperRow {
+	r := views.PaperRow{BasePath: base, ID: p.ID, Title: p.Title, Authors: p.Authors, Year: p.Year, Journal: p.Journal,
+		Status: p.DownloadStatus}
+	if p.Bibcode != nil && *p.Bibcode != "" {
+		r.IDs = append(r.IDs, views.Identifier{Kind: "bibcode", Label: *p.Bibcode,
+			URL: "https://ui.adsabs.harvard.edu/abs/" + url.PathEscape(*p.Bibcode)})
+	}
+	if p.ArxivID != nil && *p.ArxivID != "" {
+		label := "arXiv:" + *p.ArxivID
+		if p.ArxivVersion != nil && *p.ArxivVersion > 0 {
+			label += "v" + strconv.Itoa(*p.ArxivVersion)
+		}
+		r.IDs = append(r.IDs, views.Identifier{Kind: "arxiv", Label: label, URL: "https://arxiv.org/abs/" + escapeSegments(*p.ArxivID)})
+	}
+	if p.DOI != nil && *p.DOI != "" {
+		r.IDs = append(r.IDs, views.Identifier{Kind: "doi", Label: "doi:" + *p.DOI, URL: "https://doi.org/" + escapeSegments(*p.DOI)})
+	}
+	return r
+}
+
+// escapeSegments escapes each /-separated part of an identifier used as a
+// URL path (old-style arXiv ids and DOIs contain slashes).
+func escapeSegments(id string) string {
+	parts := strings.Split(id, "/")
+	for i, p := range parts {
+		parts[i] = url.PathEscape(p)
+	}
+	return strings.Join(parts, "/")
+}
