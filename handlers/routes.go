@@ -45,6 +45,7 @@ func (s *Server) routes() {
 	// (b) Bookmarklet and import API: any origin, token only. Its routes
 	// arrive with the Literature work; the layer is in place now.
 	s.bookmarklet = root.Group("/api/bookmarklet", s.tokenOnly, deadline(pageDeadline))
+	s.bookmarklet.POST("/import", s.apiBookmarkletImport)
 
 	// (a) Sign-in API.
 	authAPI := root.Group("/api/auth", s.loadSession, s.authenticate, deadline(pageDeadline))
@@ -59,9 +60,11 @@ func (s *Server) routes() {
 	pages.GET("/login", s.loginPage)
 	pages.POST("/login", s.loginSubmit)
 	pages.POST("/logout", s.logoutSubmit)
+	pages.GET("/import", s.importPage) // bookmarklet landing: handles signed-out visitors itself
 
 	signedIn := pages.Group("", s.requireUser)
 	signedIn.GET("/", s.homePage)
+	signedIn.POST("/import", s.importSubmit)
 	signedIn.GET("/targets", s.targetsPage)
 	signedIn.GET("/research", s.researchList)
 	signedIn.POST("/research", s.researchCreate)

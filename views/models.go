@@ -92,6 +92,8 @@ type TokenRow struct {
 // SettingsPage is the user's own settings: password and API tokens.
 type SettingsPage struct {
 	Chrome
+	// Bookmarklet is the javascript: URL of the import bookmarklet.
+	Bookmarklet    string
 	PasswordError  string
 	PasswordFields FieldErrors
 	Tokens         []TokenRow
@@ -198,4 +200,11 @@ type MemoriesPage struct {
 	Chrome
 	Items []MemoryRow
 	Error string
+}
+
+// ImportPage confirms a bookmarklet import.
+type ImportPage struct {
+	Chrome
+	URL        string
+	Recognised string // what the URL names ("arXiv 2401.01234v2"), "" when unknown
 }
