@@ -33,6 +33,7 @@ import (
 	"github.com/astroresearch/astroresearch/research/arxiv"
 	"github.com/astroresearch/astroresearch/research/fetch"
 	"github.com/astroresearch/astroresearch/research/library"
+	"github.com/astroresearch/astroresearch/research/literature"
 	"github.com/astroresearch/astroresearch/research/sesame"
 	"github.com/astroresearch/astroresearch/store"
 )
@@ -142,7 +143,7 @@ func newAppLogged(t testing.TB, env map[string]string, log *slog.Logger) *testAp
 	srv, err := New(Deps{Config: cfg, Store: st, Accounts: accounts, Static: staticFS, Now: clock.Now,
 		Ready: ready, Version: "test", DataDir: dir, Log: log, Agent: rt, Events: events, Model: model,
 		Targets: fakeSesame(t), Sandbox: SandboxInfo{Message: "Commands run without an OS sandbox: test."},
-		Library: fakeLibrary(t, st), Downloads: fakeDownloader(t, st, dir), Memory: mem, Metrics: metrics})
+		Library: fakeLibrary(t, st), Papers: fakePapers(t), Downloads: fakeDownloader(t, st, dir), Memory: mem, Metrics: metrics})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -377,4 +378,20 @@ func fakeDownloader(t testing.TB, st *store.Store, dataDir string) *library.Down
 	t.Cleanup(srv.Close)
 	web := fetch.New(fetch.Options{Allow: []string{srv.URL}, DefaultRate: rate.Inf, PerHost: map[string]rate.Limit{}})
 	return library.NewDownloader(st, web, nil, library.DownloadOptions{DataDir: dataDir, ArxivPDFURL: srv.URL + "/pdf"})
+}
+
+// fakePapers searches a local arXiv fake serving the arxiv package's search
+// fixture (ADS has no token, so it answers with a note).
+func fakePapers(t testing.TB) *literature.Searcher {
+	feed, err := os.ReadFile("../research/arxiv/testdata/search_astroph.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ax := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/atom+xml")
+		w.Write(feed)
+	}))
+	t.Cleanup(ax.Close)
+	web := fetch.New(fetch.Options{Allow: []string{ax.URL}, DefaultRate: rate.Inf, PerHost: map[string]rate.Limit{}})
+	return literature.NewSearcher(ads.New("https://api.adsabs.harvard.edu/v1", "", web), arxiv.New(ax.URL+"/api/query", web))
 }

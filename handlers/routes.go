@@ -78,6 +78,7 @@ func (s *Server) routes() {
 	signedIn.POST("/research/:id/delete", s.researchDelete)
 	signedIn.GET("/library", s.libraryList)
 	signedIn.POST("/library/import", s.libraryImport)
+	signedIn.GET("/library/search", s.paperSearchPage)
 	signedIn.GET("/library/:id", s.libraryPaper)
 	signedIn.GET("/library/:id/status", s.libraryStatus)
 	signedIn.POST("/library/:id/download", s.libraryDownload)

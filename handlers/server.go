@@ -52,6 +52,8 @@ type Deps struct {
 	Metrics *agent.Metrics
 	// Library imports and looks up papers.
 	Library *library.Library
+	// Papers searches ADS and arXiv together.
+	Papers PaperSearcher
 	// BibTeX is ADS's export, used for papers with a bibcode when a token
 	// is set (nil: always generated locally).
 	BibTeX library.Exporter
@@ -103,6 +105,7 @@ type Server struct {
 	agentMetrics *agent.Metrics
 	library      *library.Library
 	bibtex       library.Exporter
+	papers       PaperSearcher
 	downloads    *library.Downloader
 	// pdfJobs tracks the background PDF downloads of this process, at most
 	// one per paper.
@@ -114,7 +117,7 @@ type Server struct {
 
 // New builds the echo instance with every route and middleware.
 func New(d Deps) (*Server, error) {
-	if d.Store == nil || d.Accounts == nil || d.Log == nil || d.Static == nil || d.Ready == nil || d.Agent == nil || d.Events == nil || d.Model == nil || d.Targets == nil || d.Memory == nil || d.Library == nil {
+	if d.Store == nil || d.Accounts == nil || d.Log == nil || d.Static == nil || d.Ready == nil || d.Agent == nil || d.Events == nil || d.Model == nil || d.Targets == nil || d.Memory == nil || d.Library == nil || d.Papers == nil {
 		return nil, fmt.Errorf("handlers: incomplete dependencies")
 	}
 	if d.Now == nil {
@@ -126,7 +129,7 @@ func New(d Deps) (*Server, error) {
 	s := &Server{
 		cfg: d.Config, st: d.Store, accounts: d.Accounts, log: d.Log, static: d.Static,
 		now: d.Now, ready: d.Ready, version: d.Version, dataDir: d.DataDir, started: d.Now(),
-		proxies: trustedProxies(d.Config.TrustedProxies), agent: d.Agent, events: d.Events, model: d.Model, targets: d.Targets, sandbox: d.Sandbox, memory: d.Memory, library: d.Library, bibtex: d.BibTeX, downloads: d.Downloads,
+		proxies: trustedProxies(d.Config.TrustedProxies), agent: d.Agent, events: d.Events, model: d.Model, targets: d.Targets, sandbox: d.Sandbox, memory: d.Memory, library: d.Library, bibtex: d.BibTeX, papers: d.Papers, downloads: d.Downloads,
 	}
 	s.agentMetrics = d.Metrics
 	s.pdfJobs.ctx, s.pdfJobs.cancel = context.WithCancel(context.Background())

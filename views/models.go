@@ -208,3 +208,19 @@ type ImportPage struct {
 	URL        string
 	Recognised string // what the URL names ("arXiv 2401.01234v2"), "" when unknown
 }
+
+// PaperSearchPage is the ADS + arXiv search page.
+type PaperSearchPage struct {
+	Chrome
+	Query, Sort string
+	Hits        []PaperHit
+	Notes       []string
+	Error       string
+}
+
+// PaperHit is one merged search result.
+type PaperHit struct {
+	Title, Authors, Where, IDs string
+	Ref                        string // what to import it by
+	LibraryID                  int64  // non-zero when already in the library
+}
