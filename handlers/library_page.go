@@ -23,16 +23,25 @@ const libraryPageSize = 50
 
 // libraryQuery is the parsed query string of the list page.
 type libraryQuery struct {
-	q, tag, year string
-	page         int
+	q, tag, year, status string
+	page                 int
 }
+
+// downloadStatuses are the values of the status filter.
+var downloadStatuses = map[string]bool{"none": true, "downloading": true, "downloaded": true, "failed": true}
 
 // parseLibraryQuery reads q, tag, year and page; a malformed value comes
 // back as a message for the list.
 func parseLibraryQuery(c echo.Context) (libraryQuery, store.PaperFilter, string) {
 	lq := libraryQuery{q: strings.TrimSpace(c.QueryParam("q")), tag: strings.TrimSpace(c.QueryParam("tag")),
-		year: strings.TrimSpace(c.QueryParam("year")), page: 1}
+		year: strings.TrimSpace(c.QueryParam("year")), status: strings.TrimSpace(c.QueryParam("status")), page: 1}
 	f := store.PaperFilter{Query: lq.q, Tag: lq.tag, Limit: libraryPageSize}
+	if lq.status != "" {
+		if !downloadStatuses[lq.status] {
+			return lq, f, "The status must be none, downloading, downloaded or failed."
+		}
+		f.Status = lq.status
+	}
 	if utf8.RuneCountInString(lq.q) > maxSearchQuery {
 		return lq, f, "The search is longer than 500 characters."
 	}
@@ -57,7 +66,7 @@ func parseLibraryQuery(c echo.Context) (libraryQuery, store.PaperFilter, string)
 // url is the list page for these filters at page n.
 func (q libraryQuery) url(base string, n int) string {
 	v := url.Values{}
-	for k, val := range map[string]string{"q": q.q, "tag": q.tag, "year": q.year} {
+	for k, val := range map[string]string{"q": q.q, "tag": q.tag, "year": q.year, "status": q.status} {
 		if val != "" {
 			v.Set(k, val)
 		}
@@ -75,7 +84,7 @@ func (q libraryQuery) url(base string, n int) string {
 // with status 400.
 func (s *Server) libraryResults(c echo.Context) (views.LibraryResults, libraryQuery, int, error) {
 	lq, f, msg := parseLibraryQuery(c)
-	out := views.LibraryResults{BasePath: s.cfg.BasePath, Query: lq.q, Filtered: lq.q != "" || lq.tag != "" || lq.year != "", Page: lq.page}
+	out := views.LibraryResults{BasePath: s.cfg.BasePath, Query: lq.q, Filtered: lq.q != "" || lq.tag != "" || lq.year != "" || lq.status != "", Page: lq.page}
 	if msg != "" {
 		out.Error = msg
 		return out, lq, http.StatusBadRequest, nil
@@ -111,7 +120,7 @@ func (s *Server) libraryList(c echo.Context) error {
 }
 
 func (s *Server) libraryPage(c echo.Context, lq libraryQuery, r views.LibraryResults, form views.ImportForm) views.LibraryPage {
-	return views.LibraryPage{Chrome: s.chrome(c, "Library", "library"), Query: lq.q, Tag: lq.tag, Year: lq.year,
+	return views.LibraryPage{Chrome: s.chrome(c, "Library", "library"), Query: lq.q, Tag: lq.tag, Year: lq.year, Status: lq.status,
 		Import: form, Results: r}
 }
 

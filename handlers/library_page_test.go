@@ -286,3 +286,34 @@ func TestLibraryBasePath(t *testing.T) {
 	expectContains(t, "detail after download", c.get("/library/"+id).body, `href="/astro/library/`+id+`/pdf"`)
 	expectStatus(t, "pdf", c.get("/library/"+id+"/pdf"), http.StatusOK)
 }
+
+func TestLibraryStatusFilter(t *testing.T) {
+	a := newApp(t, nil)
+	c := a.setupAdmin()
+	seedPapers(t, a, 3)
+	ctx := t.Context()
+	list, _, err := a.store.ListPapers(ctx, store.PaperFilter{})
+	if err != nil || len(list) != 3 {
+		t.Fatalf("seeded %d, %v", len(list), err)
+	}
+	if err := a.store.SetDownloadStatus(ctx, list[0].ID, "failed", "HTTP 404"); err != nil {
+		t.Fatal(err)
+	}
+	res := c.get("/library?status=failed")
+	expectStatus(t, "failed filter", res, http.StatusOK)
+	if n := strings.Count(res.body, `data-testid="paper-row"`); n != 1 || !strings.Contains(res.body, list[0].Title) {
+		t.Fatalf("%d rows for status=failed", n)
+	}
+	if n := strings.Count(c.get("/library?status=none").body, `data-testid="paper-row"`); n != 2 {
+		t.Fatalf("%d rows for status=none, want 2", n)
+	}
+	expectStatus(t, "bad status", c.get("/library?status=lost"), http.StatusBadRequest)
+	var body struct {
+		Total int `json:"total"`
+	}
+	c.get("/api/papers?status=failed").json(t, &body)
+	if body.Total != 1 {
+		t.Fatalf("API status filter: %d", body.Total)
+	}
+	expectAPIError(t, "bad API status", c.get("/api/papers?status=lost"), http.StatusBadRequest, "invalid_request")
+}

@@ -53,7 +53,10 @@ func (s *Server) apiPaper(c echo.Context) error {
 
 // apiPapers is GET /api/papers?q=&tag=&year=&limit=&offset=.
 func (s *Server) apiPapers(c echo.Context) error {
-	f := store.PaperFilter{Query: strings.TrimSpace(c.QueryParam("q")), Tag: c.QueryParam("tag")}
+	f := store.PaperFilter{Query: strings.TrimSpace(c.QueryParam("q")), Tag: c.QueryParam("tag"), Status: c.QueryParam("status")}
+	if f.Status != "" && !downloadStatuses[f.Status] {
+		return apiError(http.StatusBadRequest, "invalid_request", "status must be none, downloading, downloaded or failed.")
+	}
 	for name, dst := range map[string]*int{"year": &f.Year, "limit": &f.Limit, "offset": &f.Offset} {
 		if v := c.QueryParam(name); v != "" {
 			n, err := strconv.Atoi(v)

@@ -238,7 +238,8 @@ type PaperFilter struct {
 	Query  string // full text over title, abstract, authors, keywords
 	Tag    string
 	Year   int
-	Limit  int // default 50, at most 500
+	Status string // download status: none, downloading, downloaded, failed ("" = any)
+	Limit  int    // default 50, at most 500
 	Offset int
 }
 
@@ -264,6 +265,9 @@ func (s *Store) ListPapers(ctx context.Context, f PaperFilter) ([]Paper, int, er
 	}
 	if f.Year != 0 {
 		where, args = append(where, "p.year = ?"), append(args, f.Year)
+	}
+	if f.Status != "" {
+		where, args = append(where, "p.download_status = ?"), append(args, f.Status)
 	}
 	cond := ""
 	if len(where) > 0 {

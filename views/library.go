@@ -11,6 +11,7 @@ import (
 type LibraryPage struct {
 	Chrome
 	Query, Tag, Year string // the filters as typed
+	Status           string // the download-status filter ("" = any)
 	Import           ImportForm
 	Results          LibraryResults
 }
