@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/astroresearch/astroresearch/agent/llm"
+	"github.com/astroresearch/astroresearch/agent/textcut"
 	"github.com/astroresearch/astroresearch/agent/tools"
 )
 
@@ -335,7 +336,7 @@ func (t *turnRun) complete(ctx context.Context, step int, c *callRun) llm.Messag
 	stub, path, err := persistLargeOutput(t.r.cfg.DataDir, t.session.ID, c.call.ID, output, limit)
 	if err != nil {
 		t.log().Error("persisting a large output failed", "err", err)
-		stub = truncateRunes(output, t.r.cfg.MaxToolOutput) + "\n[output truncated]"
+		stub = textcut.Prefix(output, t.r.cfg.MaxToolOutput) + "\n[output truncated]"
 	} else if path != "" {
 		meta = withMeta(meta, "persisted_path", path)
 	}

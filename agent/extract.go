@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/astroresearch/astroresearch/agent/llm"
+	"github.com/astroresearch/astroresearch/agent/textcut"
 	"github.com/astroresearch/astroresearch/agent/tools"
 )
 
@@ -108,10 +109,10 @@ func renderTranscript(msgs []llm.Message) string {
 				fmt.Fprintf(&b, "Assistant: %s\n\n", m.Content)
 			}
 			for _, c := range m.ToolCalls {
-				fmt.Fprintf(&b, "Assistant called %s %s\n", c.Name, truncateRunes(c.Arguments, 300))
+				fmt.Fprintf(&b, "Assistant called %s %s\n", c.Name, textcut.Prefix(c.Arguments, 300))
 			}
 		case llm.RoleTool:
-			fmt.Fprintf(&b, "[%s result] %s\n\n", m.Name, truncateRunes(m.Content, 400))
+			fmt.Fprintf(&b, "[%s result] %s\n\n", m.Name, textcut.Prefix(m.Content, 400))
 		}
 	}
 	s := b.String()

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"sync"
 
+	"github.com/astroresearch/astroresearch/agent/textcut"
 	"github.com/astroresearch/astroresearch/store"
 )
 
@@ -18,7 +19,7 @@ func AuditHook(st *store.Store) Hook {
 		err := st.AppendAudit(context.WithoutCancel(ctx), &store.AuditEntry{
 			SessionID: in.SessionID, Turn: in.Turn, Step: in.Step, AgentName: in.Agent, Tool: in.Tool,
 			ToolCallID: in.ToolCallID, Status: in.Status, ElapsedMS: in.ElapsedMS,
-			OutputPreview: truncateRunes(in.Output, auditPreviewChars),
+			OutputPreview: textcut.Prefix(in.Output, auditPreviewChars),
 		})
 		return HookDecision{}, err
 	})

@@ -9,9 +9,10 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-
-	fstools "github.com/astroresearch/astroresearch/agent/tools/fs"
 	"unicode/utf8"
+
+	"github.com/astroresearch/astroresearch/agent/textcut"
+	fstools "github.com/astroresearch/astroresearch/agent/tools/fs"
 )
 
 // persistedPreviewChars is how much of a large output the model sees inline.
@@ -61,25 +62,10 @@ func persistLargeOutput(dataDir, session, toolCallID, output string, limit int) 
 			return "", "", fmt.Errorf("agent: persist output: %w", werr)
 		}
 	}
-	preview := truncateRunes(output, persistedPreviewChars)
+	preview := textcut.Prefix(output, persistedPreviewChars)
 	stub := fmt.Sprintf("<persisted-output path=%q chars=\"%d\">\n"+
 		"The output was too long to show (%d characters). The full text is saved at %s; "+
 		"read it with read_file using offset and limit.\nPreview:\n%s\n</persisted-output>",
 		filepath.ToSlash(rel), n, n, filepath.ToSlash(rel), preview)
 	return stub, filepath.ToSlash(rel), nil
-}
-
-// truncateRunes returns at most n runes of s.
-func truncateRunes(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	i := 0
-	for pos := range s {
-		if i == n {
-			return s[:pos]
-		}
-		i++
-	}
-	return s
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/astroresearch/astroresearch/agent/compact"
 	"github.com/astroresearch/astroresearch/agent/llm"
 	"github.com/astroresearch/astroresearch/agent/memory"
+	"github.com/astroresearch/astroresearch/agent/textcut"
 	"github.com/astroresearch/astroresearch/agent/tools"
 	"github.com/astroresearch/astroresearch/agent/tools/skills"
 	"github.com/astroresearch/astroresearch/store"
@@ -207,7 +208,7 @@ func (e *InputError) Error() string { return e.Field + " " + e.Message }
 func titleFrom(q string) string {
 	q = strings.Join(strings.Fields(q), " ")
 	if utf8.RuneCountInString(q) > 80 {
-		return truncateRunes(q, 79) + "…"
+		return textcut.Prefix(q, 79) + "…"
 	}
 	return q
 }

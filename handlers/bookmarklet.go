@@ -77,11 +77,7 @@ func (s *Server) apiBookmarkletImport(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	status := http.StatusOK
-	if created {
-		status = http.StatusCreated
-	}
-	return c.JSON(status, PaperResponse{Paper: p, Created: created})
+	return importResponse(c, p, created)
 }
 
 func describeRef(r library.Ref) string {

@@ -35,6 +35,12 @@ func (s *Server) apiImportPaper(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	return importResponse(c, p, created)
+}
+
+// importResponse answers an import: 201 with {paper} when the paper is new
+// to the library, 200 when it was already there.
+func importResponse(c echo.Context, p store.Paper, created bool) error {
 	status := http.StatusOK
 	if created {
 		status = http.StatusCreated

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/astroresearch/astroresearch/agent/llm"
+	"github.com/astroresearch/astroresearch/agent/textcut"
 )
 
 // Layer parameters of SPEC C7.
@@ -109,7 +110,7 @@ func auto(ctx context.Context, msgs []llm.Message, s Summarizer) ([]llm.Message,
 	if err != nil {
 		return msgs, false, fmt.Errorf("compact: summarize: %w", err)
 	}
-	text = truncateRunes(strings.TrimSpace(text), SummaryMaxChars)
+	text = textcut.Ellipsize(strings.TrimSpace(text), SummaryMaxChars)
 	if text == "" {
 		return msgs, false, errEmptySummary
 	}
@@ -144,7 +145,7 @@ func identity(msgs []llm.Message, opt Options) ([]llm.Message, bool) {
 	}
 	lines := []string{IdentityPrefix, who, "The earlier conversation was compacted to save space."}
 	if q := strings.TrimSpace(opt.Question); q != "" {
-		lines = append(lines, "The user's question is:", truncateRunes(q, identityQuestionMax))
+		lines = append(lines, "The user's question is:", textcut.Ellipsize(q, identityQuestionMax))
 	}
 	lines = append(lines, "Continue working on it from where the conversation left off.")
 	at := 0
@@ -155,16 +156,4 @@ func identity(msgs []llm.Message, opt Options) ([]llm.Message, bool) {
 	out = append(out, msgs[:at]...)
 	out = append(out, llm.Message{Role: llm.RoleUser, Content: strings.Join(lines, "\n")})
 	return append(out, msgs[at:]...), true
-}
-
-// truncateRunes cuts s to at most n characters, ending in "…" when cut.
-func truncateRunes(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	if n <= 0 {
-		return ""
-	}
-	r := []rune(s)
-	return string(r[:n-1]) + "…"
 }

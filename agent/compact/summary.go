@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/astroresearch/astroresearch/agent/llm"
+	"github.com/astroresearch/astroresearch/agent/textcut"
 )
 
 // Summarizer writes the L2 summary of msgs in at most maxChars characters,
@@ -75,14 +76,14 @@ func SummaryPrompt(msgs []llm.Message, maxChars int) []llm.Message {
 func transcript(msgs []llm.Message) string {
 	var b strings.Builder
 	for i, m := range msgs {
-		text := truncateRunes(strings.TrimSpace(m.Content), transcriptMessageMax)
+		text := textcut.Ellipsize(strings.TrimSpace(m.Content), transcriptMessageMax)
 		switch m.Role {
 		case llm.RoleUser:
 			fmt.Fprintf(&b, "USER: %s\n", text)
 		case llm.RoleAssistant:
 			fmt.Fprintf(&b, "ASSISTANT: %s\n", text)
 			for _, c := range m.ToolCalls {
-				fmt.Fprintf(&b, "  called %s(%s)\n", c.Name, truncateRunes(c.Arguments, transcriptArgsMax))
+				fmt.Fprintf(&b, "  called %s(%s)\n", c.Name, textcut.Ellipsize(c.Arguments, transcriptArgsMax))
 			}
 		case llm.RoleTool:
 			fmt.Fprintf(&b, "RESULT of %s: %s\n", toolName(msgs, i), text)

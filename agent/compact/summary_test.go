@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/astroresearch/astroresearch/agent/llm"
+	"github.com/astroresearch/astroresearch/agent/textcut"
 )
 
 type fakeCompleter struct {
@@ -65,10 +66,10 @@ func TestTranscriptIsBounded(t *testing.T) {
 }
 
 func TestTruncateRunes(t *testing.T) {
-	if got := truncateRunes("星系星系", 3); got != "星系…" {
+	if got := textcut.Ellipsize("星系星系", 3); got != "星系…" {
 		t.Errorf("%q", got)
 	}
-	if got := truncateRunes("abc", 3); got != "abc" {
+	if got := textcut.Ellipsize("abc", 3); got != "abc" {
 		t.Errorf("%q", got)
 	}
 }

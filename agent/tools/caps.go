@@ -4,7 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/astroresearch/astroresearch/agent/textcut"
 )
 
 // Capabilities are a tool's optional capabilities with the SPEC R11
@@ -67,7 +68,7 @@ func Caps(t Tool) Capabilities {
 	}
 	if s, ok := t.(Summarizer); ok {
 		if own := strings.TrimSpace(s.ClassifierSummary()); own != "" {
-			c.Summary = truncateRunes(own, MaxSummaryRunes)
+			c.Summary = textcut.Ellipsize(own, MaxSummaryRunes)
 		}
 	}
 	if p, ok := t.(PermissionChecker); ok {
@@ -89,15 +90,5 @@ func DefaultSummary(description string) string {
 	if i := strings.IndexByte(s, '\n'); i >= 0 && i < end {
 		end = i
 	}
-	return truncateRunes(strings.TrimSpace(s[:end]), MaxSummaryRunes)
-}
-
-// truncateRunes cuts s to at most limit runes, the last being "…" when
-// anything was cut.
-func truncateRunes(s string, limit int) string {
-	if utf8.RuneCountInString(s) <= limit {
-		return s
-	}
-	r := []rune(s)
-	return strings.TrimRight(string(r[:limit-1]), " \t") + "…"
+	return textcut.Ellipsize(strings.TrimSpace(s[:end]), MaxSummaryRunes)
 }

@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+
+	"github.com/astroresearch/astroresearch/agent/textcut"
 )
 
 // New builds a tool whose argument struct A is the source of truth: its
@@ -154,7 +156,7 @@ func (t *typed[A]) CausesSiblingAbort() bool { return t.settings.siblingAbort }
 // ClassifierSummary implements Summarizer.
 func (t *typed[A]) ClassifierSummary() string {
 	if t.settings.summary != "" {
-		return truncateRunes(t.settings.summary, MaxSummaryRunes)
+		return textcut.Ellipsize(t.settings.summary, MaxSummaryRunes)
 	}
 	return DefaultSummary(t.description)
 }

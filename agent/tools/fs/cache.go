@@ -5,6 +5,8 @@ import (
 	"sync"
 	"time"
 	"unicode/utf8"
+
+	"github.com/astroresearch/astroresearch/agent/textcut"
 )
 
 // Default bounds of a FileCache (SPEC C10).
@@ -182,7 +184,7 @@ func (c *FileCache) Snapshot(session string, maxChars int) []Entry {
 			continue
 		}
 		if maxChars > 0 && utf8.RuneCountInString(e.Content) > maxChars {
-			e.Content = truncRunes(e.Content, maxChars)
+			e.Content = textcut.Prefix(e.Content, maxChars)
 		}
 		out = append(out, e)
 	}
@@ -207,16 +209,4 @@ func (c *FileCache) Bytes() int64 {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.bytes
-}
-
-// truncRunes returns at most n runes of s.
-func truncRunes(s string, n int) string {
-	i := 0
-	for pos := range s {
-		if i == n {
-			return s[:pos]
-		}
-		i++
-	}
-	return s
 }
