@@ -23,8 +23,8 @@ const libraryPageSize = 50
 
 // libraryQuery is the parsed query string of the list page.
 type libraryQuery struct {
-	q, tag, year, status string
-	page                 int
+	q, tag, year, status, sort string
+	page                       int
 }
 
 // downloadStatuses are the values of the status filter.
@@ -34,8 +34,13 @@ var downloadStatuses = map[string]bool{"none": true, "downloading": true, "downl
 // back as a message for the list.
 func parseLibraryQuery(c echo.Context) (libraryQuery, store.PaperFilter, string) {
 	lq := libraryQuery{q: strings.TrimSpace(c.QueryParam("q")), tag: strings.TrimSpace(c.QueryParam("tag")),
-		year: strings.TrimSpace(c.QueryParam("year")), status: strings.TrimSpace(c.QueryParam("status")), page: 1}
+		year: strings.TrimSpace(c.QueryParam("year")), status: strings.TrimSpace(c.QueryParam("status")),
+		sort: strings.TrimSpace(c.QueryParam("sort")), page: 1}
 	f := store.PaperFilter{Query: lq.q, Tag: lq.tag, Limit: libraryPageSize}
+	if !store.ValidSort(store.PaperSort(lq.sort)) {
+		return lq, f, "The order must be relevance, newest, year, title or cited."
+	}
+	f.Sort = store.PaperSort(lq.sort)
 	if lq.status != "" {
 		if !downloadStatuses[lq.status] {
 			return lq, f, "The status must be none, downloading, downloaded or failed."
@@ -66,7 +71,7 @@ func parseLibraryQuery(c echo.Context) (libraryQuery, store.PaperFilter, string)
 // url is the list page for these filters at page n.
 func (q libraryQuery) url(base string, n int) string {
 	v := url.Values{}
-	for k, val := range map[string]string{"q": q.q, "tag": q.tag, "year": q.year, "status": q.status} {
+	for k, val := range map[string]string{"q": q.q, "tag": q.tag, "year": q.year, "status": q.status, "sort": q.sort} {
 		if val != "" {
 			v.Set(k, val)
 		}
@@ -121,7 +126,7 @@ func (s *Server) libraryList(c echo.Context) error {
 
 func (s *Server) libraryPage(c echo.Context, lq libraryQuery, r views.LibraryResults, form views.ImportForm) views.LibraryPage {
 	return views.LibraryPage{Chrome: s.chrome(c, "Library", "library"), Query: lq.q, Tag: lq.tag, Year: lq.year, Status: lq.status,
-		Import: form, Results: r}
+		Sort: lq.sort, Import: form, Results: r}
 }
 
 // libraryImport is POST /library/import {ref}: 303 to the paper's page, or
@@ -155,15 +160,24 @@ func (s *Server) libraryPaper(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	dl, err := s.downloadView(c, p)
+	page, err := s.paperPage(c, p)
 	if err != nil {
 		return err
 	}
+	return s.render(c, http.StatusOK, views.PaperDetail(page))
+}
+
+// paperPage builds the paper page's view model.
+func (s *Server) paperPage(c echo.Context, p store.Paper) (views.PaperPage, error) {
+	dl, err := s.downloadView(c, p)
+	if err != nil {
+		return views.PaperPage{}, err
+	}
 	page := views.PaperPage{Chrome: s.chrome(c, p.Title, "library"), Paper: paperRow(s.cfg.BasePath, p),
-		Volume: p.Volume, PageNo: p.Page, Abstract: p.Abstract, Keywords: p.Keywords, Tags: p.Tags,
+		Volume: p.Volume, PageNo: p.Page, Abstract: p.Abstract, Keywords: p.Keywords, Tags: s.tagsView(c, p.ID, p.Tags),
 		Citations: p.CitationCount, Download: dl}
 	page.Paper.Authors = p.Authors
-	return s.render(c, http.StatusOK, views.PaperDetail(page))
+	return page, nil
 }
 
 // paperRow is the list's (and the detail header's) view of a paper.

@@ -317,3 +317,44 @@ func TestLibraryStatusFilter(t *testing.T) {
 	}
 	expectAPIError(t, "bad API status", c.get("/api/papers?status=lost"), http.StatusBadRequest, "invalid_request")
 }
+
+func TestLibrarySorting(t *testing.T) {
+	a := newApp(t, nil)
+	c := a.setupAdmin()
+	seedPapers(t, a, 55)
+	ctx := t.Context()
+	// Citation counts: paper i gets i, so the most cited is the last seeded.
+	if _, err := a.store.Writer().ExecContext(ctx, `UPDATE papers SET citation_count = CAST(substr(arxiv_id, 6) AS INTEGER)`); err != nil {
+		t.Fatal(err)
+	}
+	order := func(path string, first, second string) {
+		t.Helper()
+		res := c.get(path)
+		expectStatus(t, path, res, http.StatusOK)
+		i, j := strings.Index(res.body, first), strings.Index(res.body, second)
+		if i < 0 || j < 0 || i > j {
+			t.Fatalf("%s: %q (%d) should come before %q (%d)", path, first, i, second, j)
+		}
+	}
+	order("/library?sort=title", "Cooling flow study 0<", "Dark matter halo survey 1<")
+	order("/library?sort=cited", "Cooling flow study 54", "Dark matter halo survey 53")
+	order("/library?sort=year", "2022 · MNRAS", "2021 · MNRAS")
+	order("/library?sort=newest", "Cooling flow study 54", "Dark matter halo survey 53")
+	// A search ordered by title instead of relevance.
+	order("/library?q=cooling&sort=title", "Cooling flow study 0<", "Cooling flow study 10<")
+	res := c.get("/library?sort=title")
+	expectContains(t, "sort kept", res.body, `href="/library?page=2&amp;sort=title"`, `<option value="title" selected>`)
+	bad := c.get("/library?sort=random")
+	expectStatus(t, "bad sort", bad, http.StatusBadRequest)
+	expectContains(t, "bad sort", bad.body, "The order must be")
+	var body struct {
+		Papers []struct {
+			Title string `json:"title"`
+		} `json:"papers"`
+	}
+	c.get("/api/papers?sort=cited&limit=1").json(t, &body)
+	if len(body.Papers) != 1 || body.Papers[0].Title != "Cooling flow study 54" {
+		t.Fatalf("API sort: %+v", body.Papers)
+	}
+	expectAPIError(t, "bad API sort", c.get("/api/papers?sort=random"), http.StatusBadRequest, "invalid_request")
+}

@@ -57,11 +57,15 @@ func (s *Server) apiPaper(c echo.Context) error {
 	return c.JSON(http.StatusOK, PaperResponse{Paper: p})
 }
 
-// apiPapers is GET /api/papers?q=&tag=&year=&limit=&offset=.
+// apiPapers is GET /api/papers?q=&tag=&year=&status=&sort=&limit=&offset=.
 func (s *Server) apiPapers(c echo.Context) error {
-	f := store.PaperFilter{Query: strings.TrimSpace(c.QueryParam("q")), Tag: c.QueryParam("tag"), Status: c.QueryParam("status")}
+	f := store.PaperFilter{Query: strings.TrimSpace(c.QueryParam("q")), Tag: c.QueryParam("tag"), Status: c.QueryParam("status"),
+		Sort: store.PaperSort(c.QueryParam("sort"))}
 	if f.Status != "" && !downloadStatuses[f.Status] {
 		return apiError(http.StatusBadRequest, "invalid_request", "status must be none, downloading, downloaded or failed.")
+	}
+	if !store.ValidSort(f.Sort) {
+		return apiError(http.StatusBadRequest, "invalid_request", "sort must be relevance, newest, year, title or cited.")
 	}
 	for name, dst := range map[string]*int{"year": &f.Year, "limit": &f.Limit, "offset": &f.Offset} {
 		if v := c.QueryParam(name); v != "" {

@@ -83,6 +83,8 @@ func (s *Server) routes() {
 	signedIn.GET("/library/:id/status", s.libraryStatus)
 	signedIn.POST("/library/:id/download", s.libraryDownload)
 	signedIn.GET("/library/:id/pdf", s.libraryPDF)
+	signedIn.POST("/library/:id/tags", s.libraryAddTags)
+	signedIn.POST("/library/:id/tags/remove", s.libraryRemoveTag)
 	signedIn.GET("/search", s.searchPage)
 	signedIn.GET("/search/results", s.searchFragment)
 	signedIn.GET("/audit", s.auditPage)
@@ -120,6 +122,7 @@ func (s *Server) routes() {
 	s.api.GET("/papers/bibtex", s.apiPapersBibTeX)
 	s.api.GET("/papers/:id", s.apiPaper)
 	s.api.GET("/papers/:id/bibtex", s.apiPaperBibTeX)
+	s.api.PUT("/papers/:id/tags", s.apiSetTags)
 
 	// Event streams live as long as the client: no route deadline.
 	streams := root.Group("/api", s.loadSession, s.authenticate, s.requireUser)

@@ -233,62 +233,6 @@ func nilIfEmpty(s *string) *string {
 	return s
 }
 
-// PaperFilter selects library entries.
-type PaperFilter struct {
-	Query  string // full text over title, abstract, authors, keywords
-	Tag    string
-	Year   int
-	Status string // download status: none, downloading, downloaded, failed ("" = any)
-	Limit  int    // default 50, at most 500
-	Offset int
-}
-
-// ListPapers returns library entries matching f (best match first when
-// there is a query, newest first otherwise) and the total count.
-func (s *Store) ListPapers(ctx context.Context, f PaperFilter) ([]Paper, int, error) {
-	if f.Limit <= 0 || f.Limit > 500 {
-		f.Limit = 50
-	}
-	var where []string
-	var args []any
-	from := "papers p"
-	order := "p.created_at DESC, p.id DESC"
-	if match := FTSQuery(f.Query); match != "" {
-		from = "papers_fts JOIN papers p ON p.id = papers_fts.rowid"
-		where, args = append(where, "papers_fts MATCH ?"), append(args, match)
-		order = "bm25(papers_fts)"
-	} else if strings.TrimSpace(f.Query) != "" {
-		return nil, 0, nil // nothing searchable in the query
-	}
-	if f.Tag != "" {
-		where, args = append(where, "EXISTS (SELECT 1 FROM paper_tags t WHERE t.paper_id = p.id AND t.tag = ?)"), append(args, f.Tag)
-	}
-	if f.Year != 0 {
-		where, args = append(where, "p.year = ?"), append(args, f.Year)
-	}
-	if f.Status != "" {
-		where, args = append(where, "p.download_status = ?"), append(args, f.Status)
-	}
-	cond := ""
-	if len(where) > 0 {
-		cond = " WHERE " + strings.Join(where, " AND ")
-	}
-	var total int
-	if err := s.r.GetContext(ctx, &total, `SELECT COUNT(*) FROM `+from+cond, args...); err != nil {
-		return nil, 0, fmt.Errorf("store: count papers: %w", err)
-	}
-	var out []Paper
-	err := s.r.SelectContext(ctx, &out, `SELECT `+prefixed("p", paperColumns)+` FROM `+from+cond+
-		` ORDER BY `+order+` LIMIT ? OFFSET ?`, append(args, f.Limit, f.Offset)...)
-	if err != nil {
-		return nil, 0, fmt.Errorf("store: list papers: %w", err)
-	}
-	if err := s.fillLists(ctx, out); err != nil {
-		return nil, 0, err
-	}
-	return out, total, nil
-}
-
 // fillLists loads the authors, keywords and tags of a page of papers with
 // three queries (not three per paper).
 func (s *Store) fillLists(ctx context.Context, papers []Paper) error {

@@ -15,7 +15,7 @@ import (
 )
 
 // newStore opens a migrated store on a fresh file in t.TempDir.
-func newStore(t *testing.T, now func() time.Time) *Store {
+func newStore(t testing.TB, now func() time.Time) *Store {
 	t.Helper()
 	ctx := context.Background()
 	s, err := Open(ctx, filepath.Join(t.TempDir(), "astro.db"), Options{Now: now})

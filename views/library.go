@@ -12,6 +12,7 @@ type LibraryPage struct {
 	Chrome
 	Query, Tag, Year string // the filters as typed
 	Status           string // the download-status filter ("" = any)
+	Sort             string // the order ("" = best match when searching, newest added otherwise)
 	Import           ImportForm
 	Results          LibraryResults
 }
@@ -64,7 +65,7 @@ type PaperPage struct {
 	PageNo    string
 	Abstract  string
 	Keywords  []string
-	Tags      []string
+	Tags      PaperTags
 	Citations *int
 	Download  DownloadStatus
 }
@@ -189,4 +190,19 @@ func citation(p PaperPage) string {
 		out += "(" + y + ")"
 	}
 	return out
+}
+
+// sortOption is one entry of the list's order menu.
+type sortOption struct{ Value, Label string }
+
+// sortOptions returns the list's orders (store.PaperSort values).
+func sortOptions() []sortOption {
+	return []sortOption{
+		{"", "best match, else newest"},
+		{"newest", "newest added"},
+		{"year", "publication year"},
+		{"title", "title A–Z"},
+		{"cited", "most cited"},
+		{"relevance", "best match"},
+	}
 }
