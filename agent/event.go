@@ -25,6 +25,10 @@ const (
 	KindUsage             Kind = "usage"
 	KindError             Kind = "error"
 	KindDone              Kind = "done"
+	// Added kinds (SPEC §9: add, never rename).
+	KindBackgroundTask Kind = "background_task" // a bg_task_run task changed state (T22)
+	KindSubagent       Kind = "subagent"        // a sub-agent started or stopped (T21)
+	KindWorker         Kind = "worker"          // a coordinator worker changed state (T25)
 )
 
 // Event is one persisted, ordered runtime event. Data holds the kind's
@@ -149,4 +153,40 @@ type DoneData struct {
 	Reason string `json:"reason"`
 	Answer string `json:"answer,omitempty"`
 	Steps  int    `json:"steps"`
+}
+
+// BackgroundTaskData reports a background task (T22): queued, running
+// (with progress), then its final status and output.
+type BackgroundTaskData struct {
+	TaskID   string `json:"task_id"`
+	Tool     string `json:"tool"`
+	Status   string `json:"status"`
+	Progress string `json:"progress,omitempty"`
+	Output   string `json:"output,omitempty"`
+	IsError  bool   `json:"is_error"`
+}
+
+// SubagentData reports a sub-agent (T21). Its own events carry its name in
+// the event's agent field ("sub_<id>"); this one opens (status "running")
+// and closes (any other status) its group. Parent is the agent that started
+// it; Result is the activity log and conclusion it returned.
+type SubagentData struct {
+	Agent  string `json:"agent_name"`
+	Parent string `json:"parent"`
+	Task   string `json:"task"`
+	Status string `json:"status"`
+	Steps  int    `json:"steps,omitempty"`
+	Result string `json:"result,omitempty"`
+	// WorkerID is set when the sub-agent is a coordinator worker.
+	WorkerID string `json:"worker_id,omitempty"`
+}
+
+// WorkerData reports a coordinator worker's state (T25): queued, running,
+// done, failed, timeout, cancelled or interrupted.
+type WorkerData struct {
+	WorkerID string `json:"worker_id"`
+	Agent    string `json:"agent_name"`
+	Title    string `json:"title"`
+	Status   string `json:"status"`
+	Summary  string `json:"summary,omitempty"`
 }

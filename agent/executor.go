@@ -242,7 +242,7 @@ func (t *turnRun) runOne(turnCtx, batchCtx context.Context, abort context.Cancel
 				done <- outcome{err: fmt.Errorf("the tool crashed (%v)", p)}
 			}
 		}()
-		res, err := c.tool.Execute(runCtx, tc, c.args)
+		res, err := c.tool.Execute(withTurn(runCtx, t), tc, c.args)
 		done <- outcome{res, err}
 	}()
 	select {

@@ -12,7 +12,9 @@ import (
 // session whose last turn never emitted done, the tool calls left without a
 // result get a persisted "interrupted" result, and the turn is closed with
 // an error event and done{reason: "interrupted"}. Call it once at start-up,
-// before taking turns. It returns how many turns it closed.
+// before taking turns. Background tasks and coordinator workers left
+// queued or running are marked interrupted (their results say so). It
+// returns how many turns it closed.
 func (r *Runtime) Recover(ctx context.Context) (int, error) {
 	open, err := r.d.Store.UnfinishedAgentTurns(ctx)
 	if err != nil {
@@ -22,6 +24,9 @@ func (r *Runtime) Recover(ctx context.Context) (int, error) {
 		if err := r.closeInterrupted(ctx, u.SessionID, u.Turn, LeadAgent); err != nil {
 			return 0, fmt.Errorf("agent: recover session %s: %w", u.SessionID, err)
 		}
+	}
+	if _, err := r.recoverBackground(ctx); err != nil {
+		return 0, fmt.Errorf("agent: recover background tasks: %w", err)
 	}
 	return len(open), nil
 }

@@ -57,6 +57,9 @@ type Config struct {
 	// ExtractMemories runs the memory-extraction sub-agent after each turn
 	// (C11). It costs one or a few extra model calls per turn.
 	ExtractMemories bool
+	// BackgroundWorkers bounds how many bg_task_run tasks run at once
+	// (default 2); the others wait in the queue.
+	BackgroundWorkers int
 }
 
 func (c *Config) defaults() {
@@ -71,6 +74,9 @@ func (c *Config) defaults() {
 	}
 	if c.AskTimeout <= 0 {
 		c.AskTimeout = 5 * time.Minute
+	}
+	if c.BackgroundWorkers <= 0 {
+		c.BackgroundWorkers = 2
 	}
 	if c.Budget == (compact.Budget{}) {
 		c.Budget = compact.DefaultBudget()
@@ -114,7 +120,8 @@ type Runtime struct {
 	base     context.Context
 	stopBase context.CancelFunc
 	wg       sync.WaitGroup // running turns
-	bg       sync.WaitGroup // background work after turns (memory extraction)
+	bg       sync.WaitGroup // background work after turns (memory extraction, bg_task_run tasks)
+	bgSlots  chan struct{}  // the background task pool: one token per running task
 
 	mu       sync.Mutex
 	running  map[string]*runningTurn
@@ -142,6 +149,7 @@ func New(cfg Config, d Deps) *Runtime {
 	}
 	base, stop := context.WithCancel(context.Background())
 	return &Runtime{cfg: cfg, d: d, pending: newPending(), base: base, stopBase: stop,
+		bgSlots: make(chan struct{}, cfg.BackgroundWorkers),
 		running: map[string]*runningTurn{}, breakers: map[string]*compact.Breaker{}}
 }
 
@@ -190,7 +198,7 @@ func (r *Runtime) StartTurn(ctx context.Context, userID int64, sessionID string,
 		thinking = *req.Thinking
 	}
 	t := &turnRun{r: r, userID: userID, session: sess, turn: turn, question: q, thinking: thinking,
-		agent: LeadAgent, registry: r.d.Registry(), dups: &dupDetector{}, handle: rt}
+		agent: LeadAgent, registry: r.turnRegistry(), dups: &dupDetector{}, handle: rt}
 	go func() {
 		defer r.wg.Done()
 		defer r.release(sessionID, rt)

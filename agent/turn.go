@@ -171,6 +171,7 @@ func (t *turnRun) loop(ctx context.Context) (string, error) {
 // tool call ids were already filled by the client; empty ones are fixed
 // here too (R13 id repair).
 func (t *turnRun) callModel(ctx context.Context, step int, defs []llm.ToolDef, transient ...llm.Message) (llm.Response, error) {
+	t.drainNotifications(ctx, step)
 	buf := newDeltaBuffer(func(kind Kind, text string) { t.emit(ctx, kind, TextData{Text: text}) })
 	msgs := t.msgs
 	if len(transient) > 0 {

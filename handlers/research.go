@@ -213,6 +213,9 @@ func (s *Server) researchStream(c echo.Context) error {
 func (s *Server) opComponent(session string, o timelineOp) templ.Component {
 	switch o.kind {
 	case opAdd:
+		if o.parent != "" {
+			return views.NestedEntry(o.parent, o.item)
+		}
 		return views.TimelineEntry(o.item, false)
 	case opReplace:
 		return views.TimelineEntry(o.item, true)
@@ -224,6 +227,8 @@ func (s *Server) opComponent(session string, o timelineOp) templ.Component {
 		return views.ToolResultSlot(o.owner, o.result, true)
 	case opQuestion:
 		return views.TurnQuestion(o.turn, o.text, true)
+	case opGroupStatus:
+		return views.SubagentStatusSlots(o.owner, o.status)
 	case opRunning:
 		return views.TurnControlsView(views.TurnControls{CancelURL: s.researchBase(session) + "/cancel", Running: o.on}, true)
 	case opModelNote:

@@ -25,26 +25,29 @@ import (
 type opKind int
 
 const (
-	opAdd       opKind = iota + 1 // append item at the end of the timeline
-	opReplace                     // replace the item with the same DOM id
-	opText                        // append text to the element target of item owner
-	opProgress                    // append a progress line to tool card owner
-	opResult                      // set the result of tool card owner
-	opQuestion                    // fill in the question of turn
-	opRunning                     // a turn started (on) or ended
-	opModelNote                   // show (on) or hide the model note
+	opAdd         opKind = iota + 1 // append item at the end of the timeline
+	opReplace                       // replace the item with the same DOM id
+	opText                          // append text to the element target of item owner
+	opProgress                      // append a progress line to tool card owner
+	opResult                        // set the result of tool card owner
+	opQuestion                      // fill in the question of turn
+	opRunning                       // a turn started (on) or ended
+	opModelNote                     // show (on) or hide the model note
+	opGroupStatus                   // set the status of sub-agent group owner
 )
 
 // timelineOp is one change to the timeline.
 type timelineOp struct {
 	kind   opKind
-	item   views.TimelineItem // opAdd, opReplace
-	owner  string             // DOM id of the item changed (opText, opProgress, opResult)
-	target string             // DOM id of the element text is appended to (opText)
-	text   string             // opText, opProgress, opQuestion
-	turn   int                // opQuestion
-	result *views.ToolResult  // opResult
-	on     bool               // opRunning, opModelNote
+	item   views.TimelineItem   // opAdd, opReplace
+	parent string               // opAdd: DOM id of the container it goes into ("" = the timeline)
+	status views.SubagentStatus // opGroupStatus
+	owner  string               // DOM id of the item changed (opText, opProgress, opResult)
+	target string               // DOM id of the element text is appended to (opText)
+	text   string               // opText, opProgress, opQuestion
+	turn   int                  // opQuestion
+	result *views.ToolResult    // opResult
+	on     bool                 // opRunning, opModelNote
 }
 
 // modelErrorClasses are the error classes after which the page explains
@@ -69,12 +72,24 @@ type timeline struct {
 	lastTextCall    int    // the model call that block belongs to
 	cards           map[string]string
 	usedCards       map[string]bool
-	waiting         []views.TimelineItem // open ask/permission cards
-	pendingQuestion int                  // turn whose question is not known yet
+	waiting         []waitingCard // open ask/permission cards
+	pendingQuestion int           // turn whose question is not known yet
+
+	groups     map[string]string // sub-agent name → DOM id of its group's items
+	bgSeen     map[string]bool   // background task cards already shown (any turn)
+	workerList string            // DOM id of this turn's worker list ("" = none yet)
+	workerRows map[string]bool   // worker rows already shown
+}
+
+// waitingCard is an open ask/permission card and the agent it waits for.
+type waitingCard struct {
+	item  views.TimelineItem
+	agent string
 }
 
 func newTimeline(base string, now func() time.Time, q *questionSource) *timeline {
-	return &timeline{base: base, now: now, questions: q, cards: map[string]string{}, usedCards: map[string]bool{}}
+	return &timeline{base: base, now: now, questions: q, cards: map[string]string{}, usedCards: map[string]bool{},
+		groups: map[string]string{}, bgSeen: map[string]bool{}, workerRows: map[string]bool{}}
 }
 
 // questionSource knows the question of each turn: the first user message
@@ -106,7 +121,7 @@ func (q *questionSource) get(ctx context.Context, turn int) (string, bool) {
 func (t *timeline) apply(ctx context.Context, e agent.Event) []timelineOp {
 	var ops []timelineOp
 	if e.Turn != t.turn {
-		ops = t.closeWaiting(ops)
+		ops = t.closeWaiting(ops, "")
 		t.startTurn(e.Turn)
 	}
 	if t.pendingQuestion != 0 {
@@ -121,14 +136,24 @@ func (t *timeline) apply(ctx context.Context, e agent.Event) []timelineOp {
 	if e.Kind != agent.KindThought {
 		t.thought = ""
 	}
-	if e.Kind != agent.KindToolProgress {
-		// Any other event means the turn moved on: nobody is waiting for
-		// an earlier question or permission card any more.
-		ops = t.closeWaiting(ops)
+	if e.Kind != agent.KindToolProgress && e.Kind != agent.KindBackgroundTask && e.Kind != agent.KindWorker &&
+		e.Kind != agent.KindSubagent {
+		// Any other event of the same agent means it moved on: nobody is
+		// waiting for its earlier question or permission card any more.
+		// (Sub-agents and workers run side by side; each waits for itself.)
+		ops = t.closeWaiting(ops, e.Agent)
 	}
 	more, err := t.event(ctx, e)
 	if err != nil {
 		return ops
+	}
+	if parent, ok := t.groups[e.Agent]; ok {
+		// A sub-agent's own items go into its group.
+		for i := range more {
+			if more[i].kind == opAdd && more[i].parent == "" {
+				more[i].parent = parent
+			}
+		}
 	}
 	return append(ops, more...)
 }
@@ -138,11 +163,18 @@ func (t *timeline) startTurn(turn int) {
 	t.text, t.textAgent, t.thought, t.lastText, t.lastTextCall = "", "", "", "", 0
 	t.cards = map[string]string{}
 	t.pendingQuestion = 0
+	t.workerList, t.workerRows = "", map[string]bool{}
 }
 
-func (t *timeline) closeWaiting(ops []timelineOp) []timelineOp {
-	for _, it := range t.waiting {
-		switch c := it.(type) {
+// closeWaiting closes the open cards of agentName ("" = every agent).
+func (t *timeline) closeWaiting(ops []timelineOp, agentName string) []timelineOp {
+	keep := t.waiting[:0]
+	for _, w := range t.waiting {
+		if agentName != "" && w.agent != agentName && !(w.agent == "" && agentName == agent.LeadAgent) {
+			keep = append(keep, w)
+			continue
+		}
+		switch c := w.item.(type) {
 		case *views.AskCard:
 			closed := *c
 			closed.State = views.CardClosed
@@ -153,7 +185,7 @@ func (t *timeline) closeWaiting(ops []timelineOp) []timelineOp {
 			ops = append(ops, timelineOp{kind: opReplace, item: &closed})
 		}
 	}
-	t.waiting = nil
+	t.waiting = keep
 	return ops
 }
 
@@ -244,7 +276,7 @@ func (t *timeline) event(ctx context.Context, e agent.Event) ([]timelineOp, erro
 		if !expires.IsZero() && t.now().After(expires) {
 			c.State = views.CardExpired
 		}
-		t.waiting = append(t.waiting, c)
+		t.waiting = append(t.waiting, waitingCard{c, e.Agent})
 		return add(c), nil
 	case agent.KindPermissionRequest:
 		var d agent.PermissionRequestData
@@ -253,7 +285,10 @@ func (t *timeline) event(ctx context.Context, e agent.Event) ([]timelineOp, erro
 		}
 		c := &views.PermissionCard{ID: permissionDOMID(d.RequestID), Action: t.base + "/permissions", RequestID: d.RequestID,
 			Tool: d.Tool, Arguments: prettyJSON(d.Arguments), Reason: d.Reason}
-		t.waiting = append(t.waiting, c)
+		if !isLead(e) {
+			c.Agent = e.Agent // a sub-agent asks: say which
+		}
+		t.waiting = append(t.waiting, waitingCard{c, e.Agent})
 		return add(c), nil
 	case agent.KindCompaction:
 		var d agent.CompactionData
@@ -281,6 +316,8 @@ func (t *timeline) event(ctx context.Context, e agent.Event) ([]timelineOp, erro
 			ops = append(ops, timelineOp{kind: opModelNote, on: true})
 		}
 		return ops, nil
+	case agent.KindBackgroundTask, agent.KindSubagent, agent.KindWorker:
+		return t.orchestration(e)
 	case agent.KindDone:
 		var d agent.DoneData
 		if err := e.Decode(&d); err != nil {
@@ -356,30 +393,76 @@ func prettyJSON(s string) string {
 }
 
 // timelineHistory is the timeline built from the log for a page load: the
-// ops applied to a list of items.
+// ops applied to a list of items (some nested in sub-agent groups and
+// worker lists).
 type timelineHistory struct {
 	items []views.TimelineItem
-	index map[string]int
-	note  bool // the model note is shown
+	index map[string]views.TimelineItem       // every item by DOM id, nested ones too
+	set   map[string]func(views.TimelineItem) // replaces the item with that DOM id in place
+	adder map[string]func(views.TimelineItem) // appends to the container with that DOM id
+	note  bool                                // the model note is shown
 }
 
 func (h *timelineHistory) apply(ops []timelineOp) {
 	if h.index == nil {
-		h.index = map[string]int{}
+		h.index, h.set, h.adder = map[string]views.TimelineItem{}, map[string]func(views.TimelineItem){}, map[string]func(views.TimelineItem){}
 	}
 	for _, o := range ops {
 		h.applyOne(o)
 	}
 }
 
+// add appends item to the top level or to the container parent.
+func (h *timelineHistory) add(item views.TimelineItem, parent string) {
+	id := item.DOMID()
+	if parent == "" {
+		i := len(h.items)
+		h.items = append(h.items, item)
+		h.set[id] = func(it views.TimelineItem) { h.items[i] = it }
+	} else if add, ok := h.adder[parent]; ok {
+		add(item)
+	} else {
+		return
+	}
+	h.index[id] = item
+	switch c := item.(type) {
+	case *views.SubagentGroup:
+		h.adder[c.ItemsID()] = func(it views.TimelineItem) {
+			j := len(c.Items)
+			c.Items = append(c.Items, it)
+			h.set[it.DOMID()] = func(n views.TimelineItem) { c.Items[j] = n; h.index[n.DOMID()] = n }
+		}
+	case *views.WorkerList:
+		for j, r := range c.Rows {
+			h.index[r.ID] = r
+			h.set[r.ID] = h.rowSetter(c, j)
+		}
+		h.adder[c.RowsID()] = func(it views.TimelineItem) {
+			if r, ok := it.(*views.WorkerRow); ok {
+				c.Rows = append(c.Rows, r)
+				h.set[r.ID] = h.rowSetter(c, len(c.Rows)-1)
+			}
+		}
+	}
+}
+
+func (h *timelineHistory) rowSetter(list *views.WorkerList, j int) func(views.TimelineItem) {
+	return func(it views.TimelineItem) {
+		if r, ok := it.(*views.WorkerRow); ok {
+			list.Rows[j] = r
+			h.index[r.ID] = r
+		}
+	}
+}
+
 func (h *timelineHistory) applyOne(o timelineOp) {
 	switch o.kind {
 	case opAdd:
-		h.index[o.item.DOMID()] = len(h.items)
-		h.items = append(h.items, o.item)
+		h.add(o.item, o.parent)
 	case opReplace:
-		if i, ok := h.index[o.item.DOMID()]; ok {
-			h.items[i] = o.item
+		if set, ok := h.set[o.item.DOMID()]; ok {
+			set(o.item)
+			h.index[o.item.DOMID()] = o.item
 		}
 	case opText:
 		switch it := h.item(o.owner).(type) {
@@ -396,6 +479,10 @@ func (h *timelineHistory) applyOne(o timelineOp) {
 		if c, ok := h.item(o.owner).(*views.ToolCard); ok {
 			c.Result = o.result
 		}
+	case opGroupStatus:
+		if g, ok := h.item(o.owner).(*views.SubagentGroup); ok {
+			g.Status = o.status
+		}
 	case opQuestion:
 		if th, ok := h.item(fmt.Sprintf("turn-%d", o.turn)).(*views.TurnHeader); ok {
 			th.Question = o.text
@@ -408,10 +495,7 @@ func (h *timelineHistory) applyOne(o timelineOp) {
 }
 
 func (h *timelineHistory) item(id string) views.TimelineItem {
-	if i, ok := h.index[id]; ok {
-		return h.items[i]
-	}
-	return nil
+	return h.index[id]
 }
 
 // tasksFrom reads the task list a todo_write result carries in its

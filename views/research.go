@@ -214,6 +214,7 @@ func (a *AskCard) DOMID() string { return a.ID }
 // PermissionCard asks the user to allow a tool call (R15).
 type PermissionCard struct {
 	ID        string
+	Agent     string // the sub-agent that asks; "" for the lead
 	Action    string
 	RequestID string
 	Tool      string
