@@ -11,7 +11,7 @@ LDFLAGS := -s -w -X main.version=$(VERSION)
 # Packages whose tests exercise concurrency; CI runs them with -race.
 RACE_PKGS := ./store/... ./auth/... ./handlers/... ./agent/...
 
-.PHONY: all run build test race bench docker vendor generate deps-c deps-browser clean
+.PHONY: all run build test race bench docker vendor generate deps-c deps-browser deps-parse clean
 
 all: build
 
@@ -25,7 +25,7 @@ build: deps-c vendor generate
 
 ## test: every test, browser tests included (e2e always re-runs: it builds
 ## the binary itself, which Go's test cache cannot see)
-test: deps-c deps-browser vendor generate
+test: deps-c deps-browser deps-parse vendor generate
 	$(GO) test -tags $(TAGS) $$($(GO) list ./... | grep -v /e2e)
 	$(GO) test -count=1 -tags $(TAGS) ./e2e/
 
@@ -34,7 +34,7 @@ race: deps-c vendor generate
 	$(GO) test -race -tags $(TAGS) $(RACE_PKGS)
 
 ## bench: benchmarks (figures are printed, nothing is asserted)
-bench: deps-c deps-browser vendor generate
+bench: deps-c deps-browser deps-parse vendor generate
 	$(GO) test -tags $(TAGS) -run '^$$' -bench . -benchmem -benchtime 1x ./...
 
 ## docker: both image targets (needs a Docker engine)
@@ -75,6 +75,15 @@ deps-browser:
 	  if [ "$$(id -u)" = 0 ]; then \
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver bubblewrap; \
 	  else echo "install chromium, chromium-driver and bubblewrap (Debian) for the tests" >&2; exit 1; fi; \
+	fi
+
+# The PDF engine runs poppler's pdftotext; its quality tests compare against
+# the journal samples (PDF + LaTeX source) in texlive-publishers-doc.
+deps-parse:
+	@if ! command -v pdftotext >/dev/null || [ ! -f /usr/share/doc/texlive-doc/latex/mnras/mnras_guide.pdf ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq poppler-utils texlive-publishers-doc; \
+	  else echo "install poppler-utils and texlive-publishers-doc (Debian) first" >&2; exit 1; fi; \
 	fi
 
 clean:

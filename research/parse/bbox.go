@@ -1,0 +1,207 @@
+package parse
+
+import (
+	"bufio"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// box is an axis-aligned rectangle in PDF points, y growing downwards.
+type box struct{ x0, y0, x1, y1 float64 }
+
+func (b box) width() float64  { return b.x1 - b.x0 }
+func (b box) height() float64 { return b.y1 - b.y0 }
+
+// word, line, block and page mirror pdftotext -bbox-layout's XHTML.
+type (
+	word struct {
+		box
+		text string
+	}
+	line struct {
+		box
+		words []word
+		size  float64 // font size estimate: median word height
+	}
+	block struct {
+		box
+		lines []line
+	}
+	page struct {
+		width, height float64
+		blocks        []block
+	}
+)
+
+// text is the line's words joined by spaces.
+func (l line) text() string {
+	var b strings.Builder
+	for i, w := range l.words {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(w.text)
+	}
+	return b.String()
+}
+
+// errTooManyPages is returned by readBBox when the document has more pages
+// than allowed.
+var errTooManyPages = errors.New("too many pages")
+
+// readBBox decodes pdftotext -bbox-layout output. It stops with
+// errTooManyPages once maxPages is passed (0: no limit).
+func readBBox(r io.Reader, maxPages int) ([]page, error) {
+	dec := xml.NewDecoder(newXMLSafe(r))
+	dec.Strict = false
+	dec.AutoClose = xml.HTMLAutoClose
+	dec.Entity = xml.HTMLEntity
+	var (
+		pages []page
+		pg    *page
+		bl    *block
+		ln    *line
+		wd    *word
+		text  strings.Builder
+	)
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("bbox: %w", err)
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			switch t.Name.Local {
+			case "page":
+				if maxPages > 0 && len(pages) >= maxPages {
+					return nil, errTooManyPages
+				}
+				pages = append(pages, page{width: attrFloat(t, "width"), height: attrFloat(t, "height")})
+				pg, bl, ln, wd = &pages[len(pages)-1], nil, nil, nil
+			case "block":
+				if pg != nil {
+					pg.blocks = append(pg.blocks, block{box: attrBox(t)})
+					bl, ln = &pg.blocks[len(pg.blocks)-1], nil
+				}
+			case "line":
+				if bl != nil {
+					bl.lines = append(bl.lines, line{box: attrBox(t)})
+					ln = &bl.lines[len(bl.lines)-1]
+				}
+			case "word":
+				if ln != nil {
+					ln.words = append(ln.words, word{box: attrBox(t)})
+					wd = &ln.words[len(ln.words)-1]
+					text.Reset()
+				}
+			}
+		case xml.CharData:
+			if wd != nil {
+				text.Write(t)
+			}
+		case xml.EndElement:
+			switch t.Name.Local {
+			case "word":
+				if wd != nil {
+					wd.text = strings.TrimSpace(text.String())
+					wd = nil
+				}
+			case "line":
+				if ln != nil {
+					ln.finish()
+				}
+				ln = nil
+			case "block":
+				bl = nil
+			case "page":
+				pg = nil
+			}
+		}
+	}
+	return pages, nil
+}
+
+// finish drops empty words and estimates the font size.
+func (l *line) finish() {
+	ws := l.words[:0]
+	for _, w := range l.words {
+		if w.text != "" {
+			ws = append(ws, w)
+		}
+	}
+	l.words = ws
+	if len(ws) == 0 {
+		return
+	}
+	hs := make([]float64, len(ws))
+	for i, w := range ws {
+		hs[i] = w.height()
+	}
+	l.size = median(hs)
+}
+
+func attrBox(t xml.StartElement) box {
+	return box{attrFloat(t, "xMin"), attrFloat(t, "yMin"), attrFloat(t, "xMax"), attrFloat(t, "yMax")}
+}
+
+func attrFloat(t xml.StartElement, name string) float64 {
+	for _, a := range t.Attr {
+		if a.Name.Local == name {
+			f, err := strconv.ParseFloat(a.Value, 64)
+			if err != nil || f != f || f > 1e7 || f < -1e7 {
+				return 0
+			}
+			return f
+		}
+	}
+	return 0
+}
+
+// xmlSafe passes UTF-8 through with the characters XML forbids (C0
+// controls other than tab and newlines, invalid bytes) replaced, as
+// pdftotext copies them from the PDF unescaped.
+type xmlSafe struct {
+	r   *bufio.Reader
+	buf []byte
+}
+
+func newXMLSafe(r io.Reader) *xmlSafe { return &xmlSafe{r: bufio.NewReaderSize(r, 64<<10)} }
+
+func (x *xmlSafe) Read(p []byte) (int, error) {
+	n := 0
+	for n < len(p) {
+		if len(x.buf) > 0 {
+			c := copy(p[n:], x.buf)
+			x.buf, n = x.buf[c:], n+c
+			continue
+		}
+		r, size, err := x.r.ReadRune()
+		if err != nil {
+			if n > 0 {
+				return n, nil
+			}
+			return 0, err
+		}
+		switch {
+		case r == utf8.RuneError && size == 1:
+			r = '\uFFFD'
+		case r < 0x20 && r != '\t' && r != '\n' && r != '\r', r == 0xFFFE, r == 0xFFFF:
+			r = ' '
+		}
+		if r < utf8.RuneSelf {
+			p[n] = byte(r)
+			n++
+			continue
+		}
+		x.buf = utf8.AppendRune(x.buf[:0], r)
+	}
+	return n, nil
+}

@@ -1,0 +1,176 @@
+package parse
+
+import (
+	"math"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// bodySize is the most common font size of the document, weighted by the
+// number of characters set in it (rounded to quarter points).
+func bodySize(pages []page) float64 {
+	weight := map[float64]int{}
+	for _, p := range pages {
+		for _, b := range p.blocks {
+			for _, l := range b.lines {
+				if l.size > 0 {
+					weight[math.Round(l.size*4)/4] += len(l.text())
+				}
+			}
+		}
+	}
+	best, bestW := 10.0, -1
+	for s, w := range weight {
+		if w > bestW || (w == bestW && s < best) {
+			best, bestW = s, w
+		}
+	}
+	return best
+}
+
+var (
+	digitsRe     = regexp.MustCompile(`[0-9]+`)
+	pageNumberRe = regexp.MustCompile(`(?i)^(page\s*)?([0-9]{1,4}|[ivxlc]{1,6})(\s*(of|/)\s*[0-9]{1,4})?$`)
+)
+
+// marginKey is how a header or footer block is recognised on other pages:
+// lower case, digits folded (page numbers change).
+func marginKey(b block) string {
+	var parts []string
+	for _, l := range b.lines {
+		parts = append(parts, l.text())
+	}
+	return digitsRe.ReplaceAllString(strings.ToLower(strings.Join(parts, " ")), "#")
+}
+
+// inMargin reports whether b lies in the top or bottom band of p, where
+// running heads, footers and page numbers are set.
+func inMargin(p page, b block) bool {
+	if p.height <= 0 {
+		return false
+	}
+	return b.y1 < 0.095*p.height || b.y0 > 0.92*p.height
+}
+
+// dropMargins removes running headers and footers — margin blocks whose
+// text (digits folded) recurs on several pages — and bare page numbers.
+func dropMargins(pages []page) {
+	count := map[string]int{}
+	for _, p := range pages {
+		seen := map[string]bool{}
+		for _, b := range p.blocks {
+			if inMargin(p, b) {
+				if k := marginKey(b); !seen[k] {
+					seen[k] = true
+					count[k]++
+				}
+			}
+		}
+	}
+	need := max(2, int(math.Ceil(0.3*float64(len(pages)))))
+	for i := range pages {
+		p := &pages[i]
+		kept := p.blocks[:0]
+		for _, b := range p.blocks {
+			if inMargin(*p, b) {
+				k := marginKey(b)
+				if count[k] >= need || pageNumberRe.MatchString(strings.TrimSpace(k)) || pageNumberRe.MatchString(blockText(b)) {
+					continue
+				}
+			}
+			kept = append(kept, b)
+		}
+		p.blocks = kept
+	}
+}
+
+func blockText(b block) string {
+	var parts []string
+	for _, l := range b.lines {
+		parts = append(parts, l.text())
+	}
+	return strings.TrimSpace(strings.Join(parts, " "))
+}
+
+func blockChars(b block) int {
+	n := 0
+	for _, l := range b.lines {
+		for _, w := range l.words {
+			n += len(w.text)
+		}
+	}
+	return n
+}
+
+// readingOrder sorts a page's blocks. A page with substantial text in
+// both halves is read as two columns: between blocks that span the gutter
+// (title, abstract, wide figures), the left column comes before the right.
+// Other pages keep poppler's order, which is right for one column.
+func readingOrder(p page) []block {
+	mid := p.width / 2
+	if mid <= 0 {
+		return p.blocks
+	}
+	const slack = 4.0
+	side := make([]int, len(p.blocks)) // -1 left, 1 right, 0 spanning
+	var left, right, total int
+	for i, b := range p.blocks {
+		n := blockChars(b)
+		total += n
+		switch {
+		case b.x1 <= mid+slack:
+			side[i], left = -1, left+n
+		case b.x0 >= mid-slack:
+			side[i], right = 1, right+n
+		}
+	}
+	if total == 0 || float64(left) < 0.15*float64(total) || float64(right) < 0.15*float64(total) {
+		return p.blocks
+	}
+	var spans []int
+	for i := range p.blocks {
+		if side[i] == 0 {
+			spans = append(spans, i)
+		}
+	}
+	sort.SliceStable(spans, func(a, b int) bool { return p.blocks[spans[a]].y0 < p.blocks[spans[b]].y0 })
+	// band k holds the column blocks above spanning block k.
+	band := func(b block) int {
+		k := 0
+		for k < len(spans) && p.blocks[spans[k]].y0 <= b.y0 {
+			k++
+		}
+		return k
+	}
+	type keyed struct {
+		band, side int
+		y          float64
+		i          int
+	}
+	var ks []keyed
+	for i, b := range p.blocks {
+		if side[i] == 0 {
+			continue
+		}
+		ks = append(ks, keyed{band(b), side[i], b.y0, i})
+	}
+	for k, i := range spans {
+		ks = append(ks, keyed{k, 2, p.blocks[i].y0, i}) // after both columns of band k
+	}
+	sort.SliceStable(ks, func(a, b int) bool {
+		x, y := ks[a], ks[b]
+		if x.band != y.band {
+			return x.band < y.band
+		}
+		if x.side != y.side {
+			return x.side < y.side
+		}
+		return x.y < y.y
+	})
+	out := make([]block, 0, len(p.blocks))
+	for _, k := range ks {
+		out = append(out, p.blocks[k.i])
+	}
+	return out
+}

@@ -1,0 +1,135 @@
+package parse
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// layoutMarkdown reassembles decoded pages into Markdown.
+func layoutMarkdown(pages []page) string {
+	dropMargins(pages)
+	a := &assembler{body: bodySize(pages)}
+	if len(pages) > 0 {
+		for _, b := range pages[0].blocks {
+			for _, l := range b.lines {
+				a.titleSize = max(a.titleSize, l.size)
+			}
+		}
+	}
+	for i, p := range pages {
+		for _, b := range readingOrder(p) {
+			a.addBlock(b, i == 0)
+		}
+	}
+	demoteRuns(a.paras)
+	hy := hyphenated(a.paras)
+	var out strings.Builder
+	for _, p := range a.paras {
+		if len(p.lines) == 0 {
+			continue
+		}
+		txt := escapeMarkdown(joinLines(p.lines, hy))
+		if txt == "" {
+			continue
+		}
+		switch p.kind {
+		case kindHeading:
+			out.WriteString(strings.Repeat("#", p.level) + " " + txt)
+		case kindReference, kindList:
+			out.WriteString("- " + txt)
+		default:
+			out.WriteString(escapeLineStart(txt))
+		}
+		out.WriteString("\n\n")
+	}
+	return strings.TrimSpace(out.String()) + "\n"
+}
+
+var hyphenWordRe = regexp.MustCompile(`\p{L}+-\p{L}+`)
+
+// hyphenated collects the hyphenated words that occur inside lines, so a
+// line-end hyphen in one of them is kept ("two-column") and others are
+// removed ("para-graph" → "paragraph").
+func hyphenated(ps []para) map[string]bool {
+	set := map[string]bool{}
+	for _, p := range ps {
+		for _, l := range p.lines {
+			for _, w := range hyphenWordRe.FindAllString(l, -1) {
+				set[strings.ToLower(w)] = true
+			}
+		}
+	}
+	return set
+}
+
+// joinLines joins a paragraph's lines, undoing end-of-line hyphenation.
+func joinLines(lines []string, hy map[string]bool) string {
+	var b strings.Builder
+	for i, l := range lines {
+		l = fixLigatures(strings.TrimSpace(l))
+		if i == 0 {
+			b.WriteString(l)
+			continue
+		}
+		cur := b.String()
+		first, _ := utf8.DecodeRuneInString(l)
+		if strings.HasSuffix(cur, "-") && !strings.HasSuffix(cur, "--") && unicode.IsLower(first) && endsWithLetterBefore(cur) {
+			head := lastWord(cur[:len(cur)-1])
+			tail := firstWord(l)
+			if hy[strings.ToLower(head+"-"+tail)] {
+				b.WriteString(l) // a real compound: keep the hyphen
+			} else {
+				s := cur[:len(cur)-1] + l
+				b.Reset()
+				b.WriteString(s)
+			}
+			continue
+		}
+		b.WriteByte(' ')
+		b.WriteString(l)
+	}
+	return b.String()
+}
+
+func endsWithLetterBefore(s string) bool {
+	r, _ := utf8.DecodeLastRuneInString(s[:len(s)-1])
+	return unicode.IsLetter(r)
+}
+
+func lastWord(s string) string {
+	i := strings.LastIndexFunc(s, func(r rune) bool { return !unicode.IsLetter(r) })
+	return s[i+1:]
+}
+
+func firstWord(s string) string {
+	i := strings.IndexFunc(s, func(r rune) bool { return !unicode.IsLetter(r) })
+	if i < 0 {
+		return s
+	}
+	return s[:i]
+}
+
+var ligatures = strings.NewReplacer("ﬀ", "ff", "ﬁ", "fi", "ﬂ", "fl", "ﬃ", "ffi", "ﬄ", "ffl", "ﬅ", "st", "ﬆ", "st", "\u00ad", "")
+
+func fixLigatures(s string) string { return ligatures.Replace(s) }
+
+var mdEscaper = strings.NewReplacer(`\`, `\\`, "`", "\\`", `*`, `\*`, `_`, `\_`, `[`, `\[`, `]`, `\]`, `<`, `\<`, `>`, `\>`, `$`, `\$`, `|`, `\|`)
+
+// escapeMarkdown makes extracted text literal in Markdown (and keeps a
+// stray $ from starting math).
+func escapeMarkdown(s string) string { return mdEscaper.Replace(s) }
+
+var blockStartRe = regexp.MustCompile(`^([0-9]{1,9})([.)])(\s)`)
+
+// escapeLineStart keeps a paragraph from reading as a heading, list or rule.
+func escapeLineStart(s string) string {
+	if s == "" {
+		return s
+	}
+	if strings.ContainsRune("#+-=", rune(s[0])) {
+		return `\` + s
+	}
+	return blockStartRe.ReplaceAllString(s, `$1\$2$3`)
+}
