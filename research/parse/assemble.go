@@ -25,11 +25,11 @@ const (
 )
 
 var (
-	numberedRe = regexp.MustCompile(`^((?:[0-9]{1,2}(?:\.[0-9]{1,2}){0,3})|[A-Z](?:\.[0-9]{1,2}){0,3}|[IVX]{1,5}(?:\.[0-9]{1,2}){0,3})(\.?)\s+(\S.*)$`)
-	refsRe     = regexp.MustCompile(`(?i)^(references?|bibliography|references and notes|literature cited)$`)
+	numberedRe      = regexp.MustCompile(`^((?:[0-9]{1,2}(?:\.[0-9]{1,2}){0,3})|[A-Z](?:\.[0-9]{1,2}){0,3}|[IVX]{1,5}(?:\.[0-9]{1,2}){0,3})(\.?)\s+(\S.*)$`)
+	refsRe          = regexp.MustCompile(`(?i)^(references?|bibliography|references and notes|literature cited)$`)
 	sectionNumberRe = regexp.MustCompile(`^(?:[0-9]{1,2}(?:\.[0-9]{1,2}){0,3}|[A-Z](?:\.[0-9]{1,2}){0,3}|[IVX]{1,5}(?:\.[0-9]{1,2}){0,3})\.$`)
-	longNumberRe = regexp.MustCompile(`[0-9]{4,}`) // postcodes and years: an address, not a section
-	refStartRe = regexp.MustCompile(`^(\[[0-9]{1,4}\]|[0-9]{1,4}\.)\s`)
+	longNumberRe    = regexp.MustCompile(`[0-9]{4,}`) // postcodes and years: an address, not a section
+	refStartRe      = regexp.MustCompile(`^(\[[0-9]{1,4}\]|[0-9]{1,4}\.)\s`)
 )
 
 // assembler turns ordered blocks into paragraphs. It is single-use.
@@ -38,7 +38,7 @@ type assembler struct {
 	titleSize float64 // largest size on the first page
 	paras     []para
 	inRefs    bool
-	roman     bool // sections are numbered I, II, ... (letters are subsections)
+	roman     bool   // sections are numbered I, II, ... (letters are subsections)
 	number    string // a section number set on a line of its own, waiting for its title
 }
 
