@@ -134,7 +134,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 		Config: cfg, Store: st, Accounts: accounts, Log: log, Static: static.FS,
 		Ready: &ready, Version: buildVersion(), Agent: rt, Events: events, Model: model,
 		Targets: targets, Sandbox: handlers.SandboxInfo{Available: sandbox.Available, Message: sandbox.Message()},
-		Memory: mem, Library: lib, BibTeX: adsClient, Papers: papers, Downloads: downloads,
+		Memory: mem, Library: lib, BibTeX: adsClient, Papers: papers, Downloads: downloads, Links: library.NewLinks(st, adsClient),
 		Metrics: metrics,
 	})
 	if err != nil {

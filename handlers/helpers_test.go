@@ -140,10 +140,11 @@ func newAppLogged(t testing.TB, env map[string]string, log *slog.Logger) *testAp
 		events.Broker().CloseAll()
 	})
 	mem := memory.New(st, dir)
+	adsClient := fakeADSClient(fakeADS(t), cfg.ADSAPIToken)
 	srv, err := New(Deps{Config: cfg, Store: st, Accounts: accounts, Static: staticFS, Now: clock.Now,
 		Ready: ready, Version: "test", DataDir: dir, Log: log, Agent: rt, Events: events, Model: model,
 		Targets: fakeSesame(t), Sandbox: SandboxInfo{Message: "Commands run without an OS sandbox: test."},
-		Library: fakeLibrary(t, st), Papers: fakePapers(t), Downloads: fakeDownloader(t, st, dir), Memory: mem, Metrics: metrics})
+		Library: fakeLibrary(t, st, adsClient), Links: library.NewLinks(st, adsClient), Papers: fakePapers(t), Downloads: fakeDownloader(t, st, dir), Memory: mem, Metrics: metrics})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -340,9 +341,10 @@ func (g plainGetter) Get(ctx context.Context, u string) (int, []byte, error) {
 	return res.StatusCode, b, err
 }
 
-// fakeLibrary is the library service over local fakes of arXiv (serving the
-// arxiv package's id_list fixture) and ADS (no token).
-func fakeLibrary(t testing.TB, st *store.Store) *library.Library {
+// fakeLibrary is the library service over a local fake of arXiv (serving
+// the arxiv package's id_list fixture) and adsClient (the ADS fake, with
+// the configured token or none).
+func fakeLibrary(t testing.TB, st *store.Store, adsClient *ads.Client) *library.Library {
 	feed, err := os.ReadFile("../research/arxiv/testdata/idlist.xml")
 	if err != nil {
 		t.Fatal(err)
@@ -358,7 +360,7 @@ func fakeLibrary(t testing.TB, st *store.Store) *library.Library {
 	}))
 	t.Cleanup(ax.Close)
 	web := fetch.New(fetch.Options{Allow: []string{ax.URL}, DefaultRate: rate.Inf, PerHost: map[string]rate.Limit{}})
-	return library.New(st, ads.New("https://api.adsabs.harvard.edu/v1", "", web), arxiv.New(ax.URL+"/api/query", web))
+	return library.New(st, adsClient, arxiv.New(ax.URL+"/api/query", web))
 }
 
 // fakePDF is the content the fake PDF server serves.

@@ -129,10 +129,14 @@ func (s *Server) libraryPage(c echo.Context, lq libraryQuery, r views.LibraryRes
 		Sort: lq.sort, Import: form, Results: r}
 }
 
-// libraryImport is POST /library/import {ref}: 303 to the paper's page, or
-// the list again with the reason (the API's status and message).
+// libraryImport is POST /library/import {ref, return?}: 303 to the
+// paper's page, or the list again with the reason (the API's status and
+// message). With return (a library page, e.g. the paper whose reference
+// list offered the add) the answer goes back there, the outcome in the
+// flash.
 func (s *Server) libraryImport(c echo.Context) error {
 	raw := strings.TrimSpace(c.FormValue("ref"))
+	back := libraryReturn(c.FormValue("return"))
 	p, created, err := s.importRef(c, raw)
 	if err == nil {
 		if created {
@@ -140,11 +144,18 @@ func (s *Server) libraryImport(c echo.Context) error {
 		} else {
 			s.flash(c, "“"+p.Title+"” was already in the library.")
 		}
+		if back != "" {
+			return s.redirect(c, back)
+		}
 		return s.redirect(c, "/library/"+strconv.FormatInt(p.ID, 10))
 	}
 	var ce *codedError
 	if !errors.As(err, &ce) {
 		return err
+	}
+	if back != "" {
+		s.flash(c, "Could not import "+raw+": "+ce.message)
+		return s.redirect(c, back)
 	}
 	results, lq, _, lerr := s.libraryResults(c)
 	if lerr != nil {
@@ -152,6 +163,15 @@ func (s *Server) libraryImport(c echo.Context) error {
 	}
 	form := views.ImportForm{Ref: raw, Error: ce.message}
 	return s.render(c, ce.status, views.Library(s.libraryPage(c, lq, results, form)))
+}
+
+// libraryReturn is p when it is a library page to come back to after an
+// import (a local path under /library/), "" otherwise.
+func libraryReturn(p string) string {
+	if !strings.HasPrefix(p, "/library/") || safeNext(p) == "" {
+		return ""
+	}
+	return p
 }
 
 // libraryPaper is GET /library/{id}.
@@ -177,6 +197,9 @@ func (s *Server) paperPage(c echo.Context, p store.Paper) (views.PaperPage, erro
 		Volume: p.Volume, PageNo: p.Page, Abstract: p.Abstract, Keywords: p.Keywords, Tags: s.tagsView(c, p.ID, p.Tags),
 		Citations: p.CitationCount, Download: dl}
 	page.Paper.Authors = p.Authors
+	if page.Links, err = s.linksView(c, p); err != nil {
+		return views.PaperPage{}, err
+	}
 	return page, nil
 }
 

@@ -5,6 +5,8 @@ import (
 
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
+
+	"github.com/astroresearch/astroresearch/store"
 )
 
 // pageDeadline bounds ordinary pages and API calls. Long-lived streams get
@@ -83,6 +85,8 @@ func (s *Server) routes() {
 	signedIn.GET("/library/:id/status", s.libraryStatus)
 	signedIn.POST("/library/:id/download", s.libraryDownload)
 	signedIn.GET("/library/:id/pdf", s.libraryPDF)
+	signedIn.GET("/library/:id/links", s.libraryLinks)
+	signedIn.POST("/library/:id/links", s.libraryLinks)
 	signedIn.POST("/library/:id/tags", s.libraryAddTags)
 	signedIn.POST("/library/:id/tags/remove", s.libraryRemoveTag)
 	signedIn.GET("/search", s.searchPage)
@@ -123,6 +127,8 @@ func (s *Server) routes() {
 	s.api.GET("/papers/:id", s.apiPaper)
 	s.api.GET("/papers/:id/bibtex", s.apiPaperBibTeX)
 	s.api.PUT("/papers/:id/tags", s.apiSetTags)
+	s.api.GET("/papers/:id/citations", s.apiPaperLinks(store.LinkCitation))
+	s.api.GET("/papers/:id/references", s.apiPaperLinks(store.LinkReference))
 
 	// Event streams live as long as the client: no route deadline.
 	streams := root.Group("/api", s.loadSession, s.authenticate, s.requireUser)

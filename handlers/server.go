@@ -60,6 +60,9 @@ type Deps struct {
 	// Downloads fetches papers' PDFs for the library pages' Download
 	// button; optional (no button when nil).
 	Downloads *library.Downloader
+	// Links lists papers' citations and references from ADS; optional (no
+	// block on paper pages and 404 from its routes when nil).
+	Links *library.Links
 }
 
 // SandboxInfo is what users are told about the shell tool's sandbox.
@@ -107,6 +110,7 @@ type Server struct {
 	bibtex       library.Exporter
 	papers       PaperSearcher
 	downloads    *library.Downloader
+	links        *library.Links
 	// pdfJobs tracks the background PDF downloads of this process, at most
 	// one per paper.
 	pdfJobs downloadJobs
@@ -129,7 +133,7 @@ func New(d Deps) (*Server, error) {
 	s := &Server{
 		cfg: d.Config, st: d.Store, accounts: d.Accounts, log: d.Log, static: d.Static,
 		now: d.Now, ready: d.Ready, version: d.Version, dataDir: d.DataDir, started: d.Now(),
-		proxies: trustedProxies(d.Config.TrustedProxies), agent: d.Agent, events: d.Events, model: d.Model, targets: d.Targets, sandbox: d.Sandbox, memory: d.Memory, library: d.Library, bibtex: d.BibTeX, papers: d.Papers, downloads: d.Downloads,
+		proxies: trustedProxies(d.Config.TrustedProxies), agent: d.Agent, events: d.Events, model: d.Model, targets: d.Targets, sandbox: d.Sandbox, memory: d.Memory, library: d.Library, bibtex: d.BibTeX, papers: d.Papers, downloads: d.Downloads, links: d.Links,
 	}
 	s.agentMetrics = d.Metrics
 	s.pdfJobs.ctx, s.pdfJobs.cancel = context.WithCancel(context.Background())

@@ -66,6 +66,7 @@ type PaperPage struct {
 	Abstract  string
 	Keywords  []string
 	Tags      PaperTags
+	Links     *PaperLinks // nil: no citations block (no link service)
 	Citations *int
 	Download  DownloadStatus
 }
