@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -34,14 +35,18 @@ type Gateway interface {
 type DownloadOptions struct {
 	DataDir     string        // PDFs go to DataDir/library/pdf/<sha256>.pdf
 	ArxivPDFURL string        // ARXIV_PDF_URL
+	DOIURL      string        // the DOI resolver; default https://doi.org
 	MaxBytes    int64         // default 200 MiB
 	Timeout     time.Duration // per source; default 5 min
 }
 
 // Downloader fetches a paper's PDF through several channels in order
 // (SPEC T9): the arXiv PDF, then ADS's link gateway (e-print, then
-// publisher PDF), then the DOI's landing page when it serves a PDF
-// directly. Content must really be a PDF; it is stored once by SHA-256.
+// publisher PDF), then publisher open access through the DOI. A channel
+// that answers with the publisher's article page (IOP, A&A, AAS, ...)
+// is followed to the PDF that page announces. Content must really be a
+// PDF; it is stored once by SHA-256. Everything goes through the guarded
+// fetch client.
 type Downloader struct {
 	st      *store.Store
 	web     Streamer
@@ -56,6 +61,9 @@ func NewDownloader(st *store.Store, web Streamer, gw Gateway, opt DownloadOption
 	}
 	if opt.Timeout <= 0 {
 		opt.Timeout = 5 * time.Minute
+	}
+	if opt.DOIURL == "" {
+		opt.DOIURL = "https://doi.org"
 	}
 	return &Downloader{st: st, web: web, gateway: gw, opt: opt}
 }
@@ -126,31 +134,61 @@ func (d *Downloader) sources(p store.Paper) []source {
 		}
 	}
 	if p.DOI != nil {
-		out = append(out, source{"publisher (doi.org)", "https://doi.org/" + *p.DOI})
+		out = append(out, source{"publisher (DOI)", strings.TrimSuffix(d.opt.DOIURL, "/") + "/" + *p.DOI})
 	}
 	return out
 }
 
-// try downloads one source into a temporary file, checks it is a PDF and
-// moves it into place named by its hash.
+// try downloads one source; when it answers with an article landing page
+// (HTML) instead of a PDF, the PDF link the page announces is followed
+// once (see landingPDF): that is how publisher open access is reached
+// from doi.org and ADS's publisher links.
 func (d *Downloader) try(ctx context.Context, paperID int64, src source, progress Progress) (store.PaperFile, error) {
+	f, landing, err := d.fetch(ctx, paperID, src, progress)
+	if !errors.Is(err, errNotPDF) || landing == nil {
+		return f, err
+	}
+	link := landingPDF(landing.page, landing.url)
+	if link == "" || link == src.url || link == landing.url.String() {
+		return store.PaperFile{}, fmt.Errorf("%w (an HTML page without a PDF link; perhaps a paywall or login page)", errNotPDF)
+	}
+	f, _, err = d.fetch(ctx, paperID, source{name: src.name, url: link}, progress)
+	if err != nil {
+		return store.PaperFile{}, fmt.Errorf("the landing page's PDF link %s: %w", link, err)
+	}
+	return f, nil
+}
+
+// errNotPDF means an answer was not a PDF.
+var errNotPDF = errors.New("the answer is not a PDF")
+
+// landingPage is an HTML answer kept to look for a PDF link.
+type landingPage struct {
+	page []byte
+	url  *url.URL // the final URL, after redirects
+}
+
+// fetch downloads one URL into a temporary file, checks it is a PDF and
+// moves it into place named by its hash. An HTML answer comes back as a
+// landingPage with errNotPDF.
+func (d *Downloader) fetch(ctx context.Context, paperID int64, src source, progress Progress) (store.PaperFile, *landingPage, error) {
 	dir := filepath.Join(d.opt.DataDir, "library", "pdf")
 	if err := os.MkdirAll(dir, 0o750); err != nil {
-		return store.PaperFile{}, err
+		return store.PaperFile{}, nil, err
 	}
 	tmp, err := os.CreateTemp(dir, ".download-*")
 	if err != nil {
-		return store.PaperFile{}, err
+		return store.PaperFile{}, nil, err
 	}
 	defer os.Remove(tmp.Name()) // a no-op once renamed
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, src.url, nil)
 	if err != nil {
 		tmp.Close()
-		return store.PaperFile{}, err
+		return store.PaperFile{}, nil, err
 	}
-	req.Header.Set("Accept", "application/pdf")
+	req.Header.Set("Accept", "application/pdf, text/html;q=0.5")
 	h := sha256.New()
-	head := &headBuffer{max: 1024}
+	head := &headBuffer{max: maxLanding}
 	res, err := d.web.Stream(ctx, req, io.MultiWriter(tmp, h, head), func(read, total int64) {
 		if progress != nil {
 			progress(src.name, read, total)
@@ -161,18 +199,22 @@ func (d *Downloader) try(ctx context.Context, paperID int64, src source, progres
 	}
 	switch {
 	case err != nil:
-		return store.PaperFile{}, err
+		return store.PaperFile{}, nil, err
 	case res.Status != http.StatusOK:
-		return store.PaperFile{}, fmt.Errorf("HTTP %d", res.Status)
+		return store.PaperFile{}, nil, fmt.Errorf("HTTP %d", res.Status)
 	case !bytes.HasPrefix(bytes.TrimLeft(head.Bytes(), "\r\n\t "), []byte("%PDF-")):
-		return store.PaperFile{}, fmt.Errorf("the answer is not a PDF (%s; perhaps a paywall or login page)", res.ContentType())
+		if looksHTML(res.ContentType(), head.Bytes()) {
+			return store.PaperFile{}, &landingPage{page: head.Bytes(), url: res.URL}, errNotPDF
+		}
+		return store.PaperFile{}, nil, fmt.Errorf("%w (%s; perhaps a paywall or login page)", errNotPDF, res.ContentType())
 	}
 	sum := hex.EncodeToString(h.Sum(nil))
 	rel := filepath.Join("library", "pdf", sum+".pdf")
 	if err := os.Rename(tmp.Name(), filepath.Join(d.opt.DataDir, rel)); err != nil {
-		return store.PaperFile{}, err
+		return store.PaperFile{}, nil, err
 	}
-	return d.st.AddPaperFile(ctx, store.PaperFile{PaperID: paperID, Kind: "pdf", SHA256: sum, Path: rel, Bytes: res.Size, SourceURL: src.url})
+	f, err := d.st.AddPaperFile(ctx, store.PaperFile{PaperID: paperID, Kind: "pdf", SHA256: sum, Path: rel, Bytes: res.Size, SourceURL: src.url})
+	return f, nil, err
 }
 
 // headBuffer keeps the first bytes written to it.
