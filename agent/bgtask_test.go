@@ -69,11 +69,16 @@ func TestBackgroundDownloadInjectedOnNextStep(t *testing.T) {
 		llmtest.ToolCalls(llmtest.Call{ID: "load", Name: "load_tool", Args: `{"names":["bg_task_run","bg_task_check"]}`}),
 		llmtest.ToolCalls(llmtest.Call{ID: "bg", Name: "bg_task_run", Args: `{"tool":"download_paper","arguments":{"id":"2101.00001"}}`}),
 	)
-	// The third request comes once the task has finished: the notification
-	// must be in it, after the bg_task_run result.
-	var taskID atomic.Value
+	// The third step waits for the task to finish: its result must then
+	// be in the next request, once, after the bg_task_run result.
 	h.fake.Handle(func(req llmtest.RecordedRequest) llmtest.Turn {
 		if len(h.fake.Requests()) == 3 {
+			list, err := h.st.BackgroundTasks(context.Background(), s, store.BackgroundTool)
+			if err != nil || len(list) != 1 {
+				t.Errorf("tasks at step 3: %+v %v", list, err)
+				return llmtest.Text("?")
+			}
+			h.waitTask(s, list[0].ID)
 			return llmtest.ToolCalls(llmtest.Call{ID: "check", Name: "bg_task_check", Args: `{}`})
 		}
 		return llmtest.Text("The paper is downloaded.")
@@ -90,7 +95,6 @@ func TestBackgroundDownloadInjectedOnNextStep(t *testing.T) {
 	if err != nil || len(tasks) != 1 {
 		t.Fatalf("tasks %+v, %v", tasks, err)
 	}
-	taskID.Store(tasks[0].ID)
 	if tasks[0].Status != store.TaskDone || runs.Load() != 1 {
 		t.Fatalf("task %+v, runs %d", tasks[0], runs.Load())
 	}

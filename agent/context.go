@@ -42,6 +42,22 @@ func (r *Runtime) breakerFor(session string) *compact.Breaker {
 	return b
 }
 
+// breakerKey names the breaker of this agent: the session's for the lead,
+// its own for a sub-agent.
+func (t *turnRun) breakerKey() string {
+	if t.agent == LeadAgent {
+		return t.session.ID
+	}
+	return t.session.ID + "/" + t.agent
+}
+
+// forgetBreaker drops a finished sub-agent's breaker.
+func (r *Runtime) forgetBreaker(key string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	delete(r.breakers, key)
+}
+
 func (t *turnRun) compactOptions() compact.Options {
 	return compact.Options{Budget: t.r.cfg.Budget, Summarizer: t.r.d.Summarizer, Question: t.question}
 }
@@ -93,10 +109,14 @@ func (t *turnRun) compactNow(ctx context.Context, step int, manual bool, tokens 
 	in.Step, in.Message = step, fmt.Sprintf("%d messages, ~%d tokens", len(t.msgs), tokens)
 	t.hooks().Run(ctx, in)
 	var snapshot []fstools.Entry
-	if t.r.d.Files != nil {
-		snapshot = t.r.d.Files.Snapshot(t.session.ID, restoreChars)
+	files := t.r.d.Files
+	if t.child {
+		files = nil // the file cache is the lead's (per session)
 	}
-	b := t.r.breakerFor(t.session.ID)
+	if files != nil {
+		snapshot = files.Snapshot(t.session.ID, restoreChars)
+	}
+	b := t.r.breakerFor(t.breakerKey())
 	var res compact.Result
 	var err error
 	ran := true
@@ -119,8 +139,8 @@ func (t *turnRun) compactNow(ctx context.Context, step int, manual bool, tokens 
 	t.dropped = append(t.dropped, compact.Dropped(t.msgs, res.Messages)...)
 	t.msgs = append(res.Messages, restoreBlocks(snapshot)...)
 	t.tokens.Reset()
-	if t.r.d.Files != nil {
-		t.r.d.Files.Forget(t.session.ID) // the model no longer holds what it read
+	if files != nil {
+		files.Forget(t.session.ID) // the model no longer holds what it read
 	}
 	t.emit(ctx, KindCompaction, CompactionData{Before: res.Before, After: len(t.msgs), Method: res.Method})
 	out := t.hookInput(HookPostCompact)

@@ -315,8 +315,19 @@ func (t *turnRun) liveToolContext(ctx context.Context, c *callRun) (*tools.Conte
 			return ask(callCtx, q, options)
 		},
 	}
-	if t.silent {
+	switch {
+	case t.silent:
 		tc.Silent, tc.Ask, tc.RequestCompaction = true, nil, nil
+	case t.child:
+		tc.Silent, tc.Ask = true, nil
+	default:
+		tc.Subagent = func(ctx context.Context, task, guide string) (string, error) {
+			res := t.runSubagent(ctx, subagentSpec{task: task, guide: guide})
+			if res.status != "done" {
+				return res.Text(), fmt.Errorf("the sub-agent ended %s", res.status)
+			}
+			return res.Text(), nil
+		}
 	}
 	return tc, func() { closed.Store(true) }
 }

@@ -4,10 +4,11 @@ import "github.com/astroresearch/astroresearch/agent/tools"
 
 // turnRegistry builds a lead turn's registry: the configured tools plus
 // the orchestration tools the runtime provides (SPEC R12: "with background
-// tasks"): bg_task_run and bg_task_check when a download or parse tool is
-// registered.
+// tasks"): subagent, and bg_task_run and bg_task_check when a download or
+// parse tool is registered.
 func (r *Runtime) turnRegistry() *tools.Registry {
 	reg := r.d.Registry()
+	mustAdd(reg, subagentTool())
 	if backgroundNames(reg)[0] != "none" {
 		mustAdd(reg, bgTaskRun())
 		mustAdd(reg, bgTaskCheck())

@@ -43,6 +43,16 @@ type turnRun struct {
 	lastTodoStep     int                        // last step that used todo_write (or was reminded), C5
 	dropped          []llm.Message              // messages compaction removed (for memory extraction)
 	silent           bool                       // a background sub-agent: no events, no questions
+	child            bool                       // a sub-agent (T21): events, but no questions to the user
+	maxSteps         int                        // step limit; 0 = Config.MaxSteps
+}
+
+// stepLimit is the turn's step limit.
+func (t *turnRun) stepLimit() int {
+	if t.maxSteps > 0 {
+		return t.maxSteps
+	}
+	return t.r.cfg.MaxSteps
 }
 
 // finalAnswerPrompt is sent (without tools) when the step limit is reached.
@@ -132,7 +142,7 @@ func (t *turnRun) history(ctx context.Context) ([]llm.Message, error) {
 // limit forces a final answer.
 func (t *turnRun) loop(ctx context.Context) (string, error) {
 	reason := "max_steps"
-	for step := 1; step <= t.r.cfg.MaxSteps; step++ {
+	for step := 1; step <= t.stepLimit(); step++ {
 		t.steps = step
 		nudge, err := t.manageContext(ctx, step)
 		if err != nil {

@@ -132,6 +132,10 @@ type Context struct {
 	// Ask shows the user a question card and waits for the answer (T19).
 	// Nil for sub-agents, which never address the user.
 	Ask func(ctx context.Context, question string, options []string) (string, error)
+	// Subagent runs a sub-agent (T21) with task and extra instructions
+	// guide, and returns its activity log and conclusion; an error when it
+	// did not finish. Nil inside sub-agents (no nesting).
+	Subagent func(ctx context.Context, task, guide string) (string, error)
 	// RequestCompaction asks the runtime to compress the conversation
 	// before its next model call (T16). Nil where not supported.
 	RequestCompaction func()

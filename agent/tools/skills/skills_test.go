@@ -139,7 +139,23 @@ func TestLoadSkillTool(t *testing.T) {
 	if res := run(`{"name":"nope"}`); !res.IsError || !strings.Contains(res.Output, "compare-measurements, literature-review") {
 		t.Fatalf("unknown: %+v", res)
 	}
-	if res := run(`{"name":"literature-review","mode":"fork"}`); !res.IsError || !strings.Contains(res.Output, "not available yet") {
-		t.Fatalf("fork: %+v", res)
+	if res := run(`{"name":"literature-review","mode":"fork","task":"x"}`); !res.IsError || !strings.Contains(res.Output, "not available here") {
+		t.Fatalf("fork without a sub-agent runner: %+v", res)
+	}
+	var gotTask, gotGuide string
+	tc := &tools.Context{Subagent: func(ctx context.Context, task, guide string) (string, error) {
+		gotTask, gotGuide = task, guide
+		return "Conclusion: three reviews found", nil
+	}}
+	res, err := tool.Execute(context.Background(), tc, json.RawMessage(`{"name":"literature-review","mode":"fork","task":"review M87 jets"}`))
+	if err != nil || res.IsError || !strings.Contains(res.Output, "three reviews") {
+		t.Fatalf("fork: %+v %v", res, err)
+	}
+	if gotTask != "review M87 jets" || !strings.Contains(gotGuide, "literature-review") {
+		t.Fatalf("the sub-agent got task %q, guide %q", gotTask, gotGuide)
+	}
+	res, err = tool.Execute(context.Background(), tc, json.RawMessage(`{"name":"literature-review","mode":"fork"}`))
+	if err != nil || !res.IsError || !strings.Contains(res.Output, "needs a task") {
+		t.Fatalf("fork without a task: %+v %v", res, err)
 	}
 }
