@@ -25,9 +25,12 @@ ARG NPM_REGISTRY
 WORKDIR /src
 COPY package.json package-lock.json ./
 # npm rewrites registry.npmjs.org URLs in package-lock.json to --registry.
-RUN npm ci --registry="$NPM_REGISTRY" --ignore-scripts --no-audit --no-fund \
- && mkdir -p /vendor \
- && cp node_modules/htmx.org/dist/htmx.min.js node_modules/htmx-ext-sse/dist/sse.min.js /vendor/
+# --omit=dev: axe-core is for the browser tests only.
+RUN npm ci --omit=dev --registry="$NPM_REGISTRY" --ignore-scripts --no-audit --no-fund \
+ && mkdir -p /vendor/katex/fonts \
+ && cp node_modules/htmx.org/dist/htmx.min.js node_modules/htmx-ext-sse/dist/sse.min.js /vendor/ \
+ && cp node_modules/katex/dist/katex.min.js node_modules/katex/dist/katex.min.css /vendor/katex/ \
+ && cp node_modules/katex/dist/fonts/*.woff2 /vendor/katex/fonts/
 
 FROM scratch AS frontend-1
 # Empty: the build stages keep static/vendor/ from the build context.
@@ -52,7 +55,7 @@ RUN --mount=type=cache,target=/go/pkg/mod go mod download
 COPY . .
 # After the context so that fresh npm output wins over a stale static/vendor/.
 COPY --from=frontend /vendor/ static/vendor/
-RUN for f in htmx.min.js sse.min.js; do \
+RUN for f in htmx.min.js sse.min.js katex/katex.min.js katex/katex.min.css; do \
       [ -s "static/vendor/$f" ] || { echo "ERROR: static/vendor/$f is missing. Run 'npm ci && make vendor' before building with SKIP_NPM=1, or build with SKIP_NPM=0." >&2; exit 1; }; \
     done
 # The -D flags work around sqlite-vec <= 0.1.9 typedef'ing the BSD u_int*_t
@@ -81,7 +84,7 @@ COPY go.mod go.sum ./
 RUN --mount=type=cache,target=/go/pkg/mod go mod download
 COPY . .
 COPY --from=frontend /vendor/ static/vendor/
-RUN for f in htmx.min.js sse.min.js; do \
+RUN for f in htmx.min.js sse.min.js katex/katex.min.js katex/katex.min.css; do \
       [ -s "static/vendor/$f" ] || { echo "ERROR: static/vendor/$f is missing. Run 'npm ci && make vendor' before building with SKIP_NPM=1, or build with SKIP_NPM=0." >&2; exit 1; }; \
     done
 RUN --mount=type=cache,target=/go/pkg/mod --mount=type=cache,target=/root/.cache/go-build \

@@ -46,8 +46,11 @@ docker:
 generate:
 	$(TEMPL) generate -log-level warn
 
-## vendor: htmx and its SSE extension from npm into static/vendor
-vendor: static/vendor/htmx.min.js static/vendor/sse.min.js
+## vendor: htmx, its SSE extension and KaTeX (script, stylesheet, woff2
+## fonts) from npm into static/vendor. axe-core (devDependencies) stays in
+## node_modules: only the browser tests inject it, it is never served.
+vendor: static/vendor/htmx.min.js static/vendor/sse.min.js static/vendor/katex/katex.min.js
+
 
 node_modules/.package-lock.json: package.json package-lock.json
 	npm ci --no-audit --no-fund
@@ -58,6 +61,13 @@ static/vendor/htmx.min.js: node_modules/.package-lock.json
 
 static/vendor/sse.min.js: node_modules/.package-lock.json
 	cp node_modules/htmx-ext-sse/dist/sse.min.js $@
+
+# The stylesheet lists woff2 first; every browser we support takes it, so
+# the woff/ttf fallbacks are not copied.
+static/vendor/katex/katex.min.js: node_modules/.package-lock.json
+	mkdir -p static/vendor/katex/fonts
+	cp node_modules/katex/dist/katex.min.js node_modules/katex/dist/katex.min.css static/vendor/katex/
+	cp node_modules/katex/dist/fonts/*.woff2 static/vendor/katex/fonts/
 
 # cgo needs a C compiler and sqlite3.h (sqlite-vec's bindings include it);
 # the diff tests apply patches with patch(1).
@@ -87,4 +97,4 @@ deps-parse:
 	fi
 
 clean:
-	rm -rf bin node_modules static/vendor/*.js
+	rm -rf bin node_modules static/vendor/*.js static/vendor/katex

@@ -5,6 +5,7 @@ package agent
 import (
 	"encoding/json"
 	"fmt"
+	"time"
 )
 
 // Kind is an event kind. The string values are the public names used as the
@@ -40,6 +41,9 @@ type Event struct {
 	Turn      int             `json:"turn"`
 	Agent     string          `json:"agent"`
 	Data      json.RawMessage `json:"-"`
+	// At is when the event was recorded (not part of the wire form; the
+	// pages use it for durations).
+	At time.Time `json:"-"`
 }
 
 // MarshalJSON renders the public wire form: one object with seq, kind,
@@ -106,6 +110,9 @@ type ToolResultData struct {
 	Step       int            `json:"step"`
 	// ElapsedMS is how long the call ran.
 	ElapsedMS int64 `json:"elapsed_ms"`
+	// Status is how the call ended, as in the audit log: ok, error,
+	// denied, blocked, invalid, duplicate, timeout, cancelled, interrupted.
+	Status string `json:"status,omitempty"`
 }
 
 // AskUserData is a question to the user (T19).
@@ -139,6 +146,9 @@ type UsageData struct {
 	CompletionTokens int    `json:"completion_tokens"`
 	TotalTokens      int    `json:"total_tokens"`
 	Step             int    `json:"step"`
+	// Retries is how many failed attempts (rate limits, overloads) the
+	// call retried before it answered.
+	Retries int `json:"retries,omitempty"`
 }
 
 // ErrorData reports a failure that ended the turn or a step.

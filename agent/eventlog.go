@@ -76,7 +76,7 @@ func (l *EventLog) Append(ctx context.Context, session string, turn int, agentNa
 		return Event{}, err
 	}
 	s.next++
-	e := Event{Seq: row.Seq, SessionID: session, Kind: kind, Turn: turn, Agent: agentName, Data: data}
+	e := Event{Seq: row.Seq, SessionID: session, Kind: kind, Turn: turn, Agent: agentName, Data: data, At: row.CreatedAt}
 	l.broker.Publish(e)
 	return e, nil
 }
@@ -89,7 +89,7 @@ func (l *EventLog) After(ctx context.Context, session string, after int64, limit
 	}
 	out := make([]Event, len(rows))
 	for i, r := range rows {
-		out[i] = Event{Seq: r.Seq, SessionID: r.SessionID, Kind: Kind(r.Kind), Turn: r.Turn, Agent: r.Agent, Data: json.RawMessage(r.Data)}
+		out[i] = Event{Seq: r.Seq, SessionID: r.SessionID, Kind: Kind(r.Kind), Turn: r.Turn, Agent: r.Agent, Data: json.RawMessage(r.Data), At: r.CreatedAt}
 	}
 	return out, nil
 }

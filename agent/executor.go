@@ -360,7 +360,7 @@ func (t *turnRun) complete(ctx context.Context, step int, c *callRun) llm.Messag
 	in.Output, in.IsError, in.Status, in.ElapsedMS = output, c.res.IsError, c.status, c.elapsed.Milliseconds()
 	t.hooks().Run(context.WithoutCancel(ctx), in)
 	t.emit(ctx, KindToolResult, ToolResultData{ToolCallID: c.call.ID, Name: c.call.Name, Output: stub,
-		IsError: c.res.IsError, Metadata: meta, Step: step, ElapsedMS: c.elapsed.Milliseconds()})
+		IsError: c.res.IsError, Metadata: meta, Step: step, ElapsedMS: c.elapsed.Milliseconds(), Status: c.status})
 	if c.call.Name == "todo_write" && !c.res.IsError {
 		t.lastTodoStep = step
 	}

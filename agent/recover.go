@@ -58,7 +58,7 @@ func (r *Runtime) closeInterrupted(ctx context.Context, session string, turn int
 			return err
 		}
 		for _, c := range missing {
-			t.emit(ctx, KindToolResult, ToolResultData{ToolCallID: c.ID, Name: c.Name, Output: interruptedOutput, IsError: true, Step: step})
+			t.emit(ctx, KindToolResult, ToolResultData{ToolCallID: c.ID, Name: c.Name, Output: interruptedOutput, IsError: true, Step: step, Status: "interrupted"})
 		}
 	}
 	t.emit(ctx, KindError, ErrorData{Message: "The server stopped while this turn was running; it was interrupted.", Class: "interrupted"})

@@ -207,7 +207,7 @@ func (t *turnRun) callModel(ctx context.Context, step int, defs []llm.ToolDef, t
 	t.msgs = append(t.msgs, resp.Message)
 	u := resp.Usage
 	t.emit(ctx, KindUsage, UsageData{Model: resp.Model, PromptTokens: u.PromptTokens,
-		CompletionTokens: u.CompletionTokens, TotalTokens: u.TotalTokens, Step: step})
+		CompletionTokens: u.CompletionTokens, TotalTokens: u.TotalTokens, Step: step, Retries: resp.Retries})
 	in := t.hookInput(HookStepComplete)
 	in.Step, in.Model, in.PromptTokens, in.CompletionTokens = step, resp.Model, u.PromptTokens, u.CompletionTokens
 	t.hooks().Run(ctx, in)

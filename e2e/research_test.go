@@ -56,12 +56,19 @@ func TestBrowserResearchTurn(t *testing.T) {
 	waitUntil(t, ctx, "the rendered answer",
 		`(document.querySelector('#timeline [data-testid="answer"] strong') || {}).textContent === "NGC 1275"`)
 	waitUntil(t, ctx, "the end of the turn", `!!document.querySelector('#timeline [data-testid="done"]') && !document.querySelector('[data-testid="stop-button"]')`)
+	// The formula arrived over the stream and was rendered by KaTeX; its
+	// TeX source is kept for screen readers (MathML annotation).
+	waitUntil(t, ctx, "the formula rendered by KaTeX",
+		`(() => { const m = document.querySelector('#timeline [data-testid="answer"] .math-inline[data-rendered] .katex');
+			return !!m && m.querySelector('annotation').textContent === "z = 0.0176"; })()`)
+	// The turn ended: focus is on its answer.
+	waitUntil(t, ctx, "focus on the answer", `document.activeElement && document.activeElement.matches('#timeline [data-testid="answer"]')`)
 	live := timelineState(t, ctx)
 	if !live.SameDocument {
 		t.Fatal("the page was reloaded during the turn; the timeline must update in place")
 	}
 	if live.Answers != 1 || live.Texts != 0 || live.Cards != 1 || !strings.Contains(live.Text, "Answered in 2 steps.") ||
-		!strings.Contains(live.Text, "What is NGC 1275?") || !strings.Contains(live.Text, "$z = 0.0176$") {
+		!strings.Contains(live.Text, "What is NGC 1275?") {
 		t.Fatalf("live timeline: %+v", live)
 	}
 
@@ -73,6 +80,7 @@ func TestBrowserResearchTurn(t *testing.T) {
 
 	// A reload shows the same timeline, from the server.
 	do(t, ctx, chromedp.Reload())
+	waitUntil(t, ctx, "the formula rendered after the reload", `!!document.querySelector('#timeline .math-inline[data-rendered] .katex')`)
 	reloaded := timelineState(t, ctx)
 	if reloaded.SameDocument || reloaded.Text != live.Text || reloaded.Answers != 1 || reloaded.Cards != 1 {
 		t.Fatalf("after a reload the timeline differs:\nlive:     %+v\nreloaded: %+v", live, reloaded)

@@ -34,6 +34,14 @@ func (s *Server) chrome(c echo.Context, title, active string) views.Chrome {
 	return ch
 }
 
+// mathChrome is chrome for a page that shows rendered Markdown with
+// formulas: KaTeX is loaded.
+func (s *Server) mathChrome(c echo.Context, title, active string) views.Chrome {
+	ch := s.chrome(c, title, active)
+	ch.Math = true
+	return ch
+}
+
 // redirect answers 303 See Other to a path inside the base path.
 func (s *Server) redirect(c echo.Context, path string) error {
 	return c.Redirect(http.StatusSeeOther, s.cfg.BasePath+path)

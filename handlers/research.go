@@ -87,8 +87,18 @@ func (s *Server) researchSession(c echo.Context) error {
 	return s.render(c, http.StatusOK, views.ResearchSession(page))
 }
 
+// questionForm is the empty question form of session id. The thinking
+// toggle is there only when it does something for the active model
+// (llm.Client.ThinkingToggle); the default is LLM_ENABLE_THINKING.
 func (s *Server) questionForm(id string) views.QuestionForm {
-	return views.QuestionForm{Action: s.researchBase(id) + "/turns", Thinking: s.cfg.LLMEnableThinking}
+	return views.QuestionForm{Action: s.researchBase(id) + "/turns", ThinkingToggle: s.model.ThinkingToggle(),
+		Thinking: s.cfg.LLMEnableThinking}
+}
+
+// modelStatus is the model new calls use, and whether that is a fallback.
+func (s *Server) modelStatus() views.ModelStatus {
+	primary, active, switched := s.model.FallbackState()
+	return views.ModelStatus{Active: active, Primary: primary, Switched: switched}
 }
 
 // sessionPage builds the session page: the timeline from the event log and
@@ -100,7 +110,7 @@ func (s *Server) sessionPage(c echo.Context, a store.AgentSession, form views.Qu
 		return views.ResearchSessionPage{}, err
 	}
 	base := s.researchBase(a.ID)
-	tl := newTimeline(base, s.now, &questionSource{known: questions})
+	tl := s.newTimeline(a.ID, &questionSource{known: questions})
 	var hist timelineHistory
 	last, err := s.replayTimeline(ctx, tl, a.ID, -1, hist.apply)
 	if err != nil {
@@ -110,14 +120,14 @@ func (s *Server) sessionPage(c echo.Context, a store.AgentSession, form views.Qu
 	// event in the log or on the stream, which then hides the Stop button.
 	_, running := s.agent.Running(a.ID)
 	return views.ResearchSessionPage{
-		Chrome: s.chrome(c, sessionTitle(a.Title), "research"),
-		ID:     a.ID, Title: a.Title, Model: s.model.ActiveModel(),
+		Chrome: s.mathChrome(c, sessionTitle(a.Title), "research"),
+		ID:     a.ID, Title: a.Title, Model: s.modelStatus(),
 		Rename:   views.RenameForm{BasePath: s.cfg.BasePath, SessionID: a.ID, Title: a.Title, Return: "session"},
 		Timeline: views.Timeline{Items: hist.items, StreamURL: base + "/stream?after=" + strconv.FormatInt(last, 10)},
 		Controls: views.TurnControls{CancelURL: base + "/cancel", Running: running},
 		Form:     form,
 		Note:     s.modelNote(hist.note),
-		Metrics:  s.metricsPanel(a.ID),
+		Metrics:  tl.sessionMetrics(),
 	}, nil
 }
 
@@ -190,7 +200,7 @@ func (s *Server) researchStream(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	tl := newTimeline(s.researchBase(a.ID), s.now, &questionSource{known: questions,
+	tl := s.newTimeline(a.ID, &questionSource{known: questions,
 		load: func(ctx context.Context) (map[int]string, error) { return s.turnQuestions(ctx, a.ID) }})
 	if after > 0 {
 		if _, err := s.replayTimeline(ctx, tl, a.ID, after, func([]timelineOp) {}); err != nil {
@@ -206,6 +216,14 @@ func (s *Server) researchStream(c echo.Context) error {
 		}
 		return writeHTMLFrame(w, e.Seq, buf.String())
 	})
+}
+
+// newTimeline is the timeline state machine of session id, with links to
+// cited papers in answers.
+func (s *Server) newTimeline(id string, q *questionSource) *timeline {
+	tl := newTimeline(s.researchBase(id), s.now, q)
+	tl.basePath, tl.links = s.cfg.BasePath, s.citationLinks
+	return tl
 }
 
 // opComponent is the live fragment of one timeline op: new items are
@@ -230,9 +248,17 @@ func (s *Server) opComponent(session string, o timelineOp) templ.Component {
 	case opGroupStatus:
 		return views.SubagentStatusSlots(o.owner, o.status)
 	case opRunning:
-		return views.TurnControlsView(views.TurnControls{CancelURL: s.researchBase(session) + "/cancel", Running: o.on}, true)
+		// The model may have changed since the page was rendered (an
+		// administrator's switch, a fallback): show the current one too.
+		return templ.Join(
+			views.TurnControlsView(views.TurnControls{CancelURL: s.researchBase(session) + "/cancel", Running: o.on}, true),
+			views.ModelStatusView(s.modelStatus(), true))
+	case opModelState:
+		return views.ModelStatusView(s.modelStatus(), true)
 	case opModelNote:
 		return views.ModelNoteView(s.modelNote(o.on), true)
+	case opMetrics:
+		return views.MetricsPanelBody(o.metrics, true)
 	}
 	return templ.NopComponent
 }
@@ -264,7 +290,7 @@ func (s *Server) researchAsk(c echo.Context) error {
 		return err
 	}
 	form := s.questionForm(a.ID)
-	if c.FormValue("thinking_field") != "" {
+	if form.ThinkingToggle && c.FormValue("thinking_field") != "" {
 		form.Thinking = c.FormValue("thinking") == "on"
 	}
 	question := c.FormValue("question")

@@ -148,10 +148,11 @@ func TestResearchPagesAndOwnership(t *testing.T) {
 	expectStatus(t, "session page", res, http.StatusOK)
 	expectContains(t, "session page", res.body,
 		`<h1>Perseus cluster</h1>`,
-		`id="timeline"`, `role="log"`, `aria-live="polite"`, `hx-ext="sse"`,
-		`sse-connect="/research/`+s+`/stream?after=0"`, `sse-swap="timeline"`, `hx-swap="beforeend"`,
+		`<section id="timeline"`, `aria-label="Timeline of this session"`, `hx-ext="sse"`,
+		`sse-connect="/research/`+s+`/stream?after=0"`, `sse-swap="timeline"`, `hx-swap="beforeend settle:0ms"`,
 		`<label for="question">`, `hx-post="/research/`+s+`/turns"`)
-	expectLacks(t, "idle session page", res.body, `data-testid="stop-button"`, `data-testid="model-note"`)
+	expectLacks(t, "idle session page", res.body, `data-testid="stop-button"`, `data-testid="model-note"`,
+		`role="log"`) // the timeline is no live region: tokens are not announced, answers are
 
 	other := a.member("edwin", "expanding-universe")
 	for _, path := range []string{"/research/" + s, "/research/" + s + "/stream", "/research/nope"} {
@@ -219,7 +220,7 @@ func TestResearchTurnStreamAndHistory(t *testing.T) {
 	// Done: the final answer as Markdown replaces the streamed text.
 	done := frames[len(frames)-1]
 	expectContains(t, "done frame", done.Data,
-		`<div class="answer" id="`+textID+`" data-testid="answer" hx-swap-oob="true">`,
+		`<div class="answer" id="`+textID+`" tabindex="-1" aria-live="polite" data-testid="answer" hx-swap-oob="true">`,
 		`<strong>Perseus A</strong>`, `<span class="math math-inline">$z = 0.0176$</span>`,
 		`Answered in 2 steps.`)
 	if done.Lines < 2 {
@@ -233,7 +234,7 @@ func TestResearchTurnStreamAndHistory(t *testing.T) {
 	page := c.get("/research/" + s).body
 	expectContains(t, "page after the turn", page,
 		`<p class="question" id="question-1">What is NGC 1275?</p>`,
-		`<div class="answer" id="`+textID+`" data-testid="answer"><div class="markdown" hx-disable>`,
+		`<div class="answer" id="`+textID+`" tabindex="-1" aria-live="polite" data-testid="answer"><div class="markdown" hx-disable>`,
 		`<strong>Perseus A</strong>`, `Answered in 2 steps.`,
 		`sse-connect="/research/`+s+`/stream?after=`+strconv.FormatInt(done.ID, 10)+`"`)
 	expectLacks(t, "page after the turn", page, `data-testid="model-text"`, `data-testid="stop-button"`)

@@ -34,6 +34,8 @@ const (
 	opRunning                       // a turn started (on) or ended
 	opModelNote                     // show (on) or hide the model note
 	opGroupStatus                   // set the status of sub-agent group owner
+	opMetrics                       // the session's metrics changed (a turn ended)
+	opModelState                    // a model call ended: the active model may have changed (live only)
 )
 
 // timelineOp is one change to the timeline.
@@ -48,6 +50,8 @@ type timelineOp struct {
 	turn   int                  // opQuestion
 	result *views.ToolResult    // opResult
 	on     bool                 // opRunning, opModelNote
+	// metrics is the session's metrics (opMetrics).
+	metrics views.MetricsPanel
 }
 
 // modelErrorClasses are the error classes after which the page explains
@@ -61,8 +65,11 @@ var modelErrorClasses = map[string]bool{"model_error": true, "timeout": true}
 // that resumes replays the earlier ones first). Not safe for concurrent use.
 type timeline struct {
 	base      string // /research/{id} under the base path: form targets
+	basePath  string // BASE_PATH, for links in answers
 	now       func() time.Time
 	questions *questionSource
+	// links finds the citations of an answer (nil: none are linked).
+	links func(ctx context.Context, answer string) map[string]string
 
 	turn            int
 	calls           int    // model calls completed in this turn (usage events of the lead)
@@ -79,6 +86,12 @@ type timeline struct {
 	bgSeen     map[string]bool   // background task cards already shown (any turn)
 	workerList string            // DOM id of this turn's worker list ("" = none yet)
 	workerRows map[string]bool   // worker rows already shown
+
+	// The metrics of the current turn and of the whole session, and when
+	// the current turn started.
+	turnStats, sessionStats runStats
+	turnStart               time.Time
+	turns                   int
 }
 
 // waitingCard is an open ask/permission card and the agent it waits for.
@@ -143,6 +156,8 @@ func (t *timeline) apply(ctx context.Context, e agent.Event) []timelineOp {
 		// (Sub-agents and workers run side by side; each waits for itself.)
 		ops = t.closeWaiting(ops, e.Agent)
 	}
+	t.turnStats.count(e)
+	t.sessionStats.count(e)
 	more, err := t.event(ctx, e)
 	if err != nil {
 		return ops
@@ -164,6 +179,12 @@ func (t *timeline) startTurn(turn int) {
 	t.cards = map[string]string{}
 	t.pendingQuestion = 0
 	t.workerList, t.workerRows = "", map[string]bool{}
+	t.turnStats, t.turnStart = runStats{}, time.Time{}
+}
+
+// sessionMetrics is the session's metrics over the events applied so far.
+func (t *timeline) sessionMetrics() views.MetricsPanel {
+	return views.MetricsPanel{Turns: t.turns, RunMetrics: t.sessionStats.snapshot()}
 }
 
 // closeWaiting closes the open cards of agentName ("" = every agent).
@@ -203,6 +224,8 @@ func (t *timeline) event(ctx context.Context, e agent.Event) ([]timelineOp, erro
 		if !ok {
 			t.pendingQuestion = e.Turn
 		}
+		t.turns++
+		t.turnStart = e.At
 		return []timelineOp{
 			{kind: opAdd, item: &views.TurnHeader{Turn: e.Turn, Question: q}},
 			{kind: opRunning, on: true},
@@ -301,11 +324,13 @@ func (t *timeline) event(ctx context.Context, e agent.Event) ([]timelineOp, erro
 		if err := e.Decode(&d); err != nil {
 			return nil, err
 		}
+		ops := add(&views.UsageLine{ID: fmt.Sprintf("usage-%d", e.Seq), Step: d.Step, Model: d.Model,
+			Prompt: d.PromptTokens, Completion: d.CompletionTokens, Retries: d.Retries})
 		if isLead(e) {
 			t.calls++
+			ops = append(ops, timelineOp{kind: opModelState})
 		}
-		return add(&views.UsageLine{ID: fmt.Sprintf("usage-%d", e.Seq), Step: d.Step, Model: d.Model,
-			Prompt: d.PromptTokens, Completion: d.CompletionTokens}), nil
+		return ops, nil
 	case agent.KindError:
 		var d agent.ErrorData
 		if err := e.Decode(&d); err != nil {
@@ -323,7 +348,7 @@ func (t *timeline) event(ctx context.Context, e agent.Event) ([]timelineOp, erro
 		if err := e.Decode(&d); err != nil {
 			return nil, err
 		}
-		return t.done(e, d), nil
+		return t.done(ctx, e, d), nil
 	}
 	return nil, nil
 }
@@ -331,18 +356,28 @@ func (t *timeline) event(ctx context.Context, e agent.Event) ([]timelineOp, erro
 // done renders the final answer as Markdown in place of its streamed text
 // (or after it, when the answer was not streamed in the last model call),
 // then the done line.
-func (t *timeline) done(e agent.Event, d agent.DoneData) []timelineOp {
+func (t *timeline) done(ctx context.Context, e agent.Event, d agent.DoneData) []timelineOp {
 	var ops []timelineOp
 	if isLead(e) && strings.TrimSpace(d.Answer) != "" {
+		a := &views.AnswerBlock{ID: fmt.Sprintf("answer-%d", e.Seq), Markdown: d.Answer, BasePath: t.basePath}
+		if t.links != nil {
+			a.Links = t.links(ctx, d.Answer)
+		}
 		if t.lastText != "" && t.lastTextCall == t.calls {
-			ops = append(ops, timelineOp{kind: opReplace, item: &views.AnswerBlock{ID: t.lastText, Markdown: d.Answer}})
+			a.ID = t.lastText
+			ops = append(ops, timelineOp{kind: opReplace, item: a})
 		} else {
-			ops = append(ops, timelineOp{kind: opAdd, item: &views.AnswerBlock{ID: fmt.Sprintf("answer-%d", e.Seq), Markdown: d.Answer}})
+			ops = append(ops, timelineOp{kind: opAdd, item: a})
 		}
 	}
 	ops = append(ops, timelineOp{kind: opAdd, item: &views.DoneLine{ID: fmt.Sprintf("done-%d", e.Seq), Reason: d.Reason, Steps: d.Steps}})
 	if isLead(e) {
-		ops = append(ops, timelineOp{kind: opRunning, on: false})
+		t.turnStats.addDuration(t.turnStart, e.At)
+		t.sessionStats.addDuration(t.turnStart, e.At)
+		ops = append(ops,
+			timelineOp{kind: opAdd, item: &views.TurnMetrics{Turn: e.Turn, RunMetrics: t.turnStats.snapshot()}},
+			timelineOp{kind: opMetrics, metrics: t.sessionMetrics()},
+			timelineOp{kind: opRunning, on: false})
 	}
 	return ops
 }
@@ -489,8 +524,9 @@ func (h *timelineHistory) applyOne(o timelineOp) {
 		}
 	case opModelNote:
 		h.note = o.on
-	case opRunning:
-		// The page asks the runtime whether a turn runs.
+	case opRunning, opMetrics, opModelState:
+		// The page asks the runtime whether a turn runs, and the timeline
+		// for the session's metrics once every event is applied.
 	}
 }
 

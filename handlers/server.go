@@ -47,9 +47,6 @@ type Deps struct {
 	Sandbox SandboxInfo
 	// Memory is the users' long-term memory (the memories page).
 	Memory *memory.Service
-	// Metrics is the runtime's metrics hook, shown on session pages;
-	// optional (no panel when nil).
-	Metrics *agent.Metrics
 	// Library imports and looks up papers.
 	Library *library.Library
 	// Papers searches ADS and arXiv together.
@@ -81,36 +78,37 @@ type ModelControl interface {
 	ActiveModel() string
 	SetModel(name string)
 	FallbackState() (primary, active string, switched bool)
+	// ThinkingToggle reports whether the active model's reasoning can be
+	// switched on and off per turn (the question form shows the toggle).
+	ThinkingToggle() bool
 }
 
 // Server holds the handlers' shared state. Create it with New.
 type Server struct {
-	cfg      config.Config
-	st       *store.Store
-	accounts *auth.Accounts
-	log      *slog.Logger
-	static   fs.FS
-	now      func() time.Time
-	ready    *atomic.Bool
-	version  string
-	dataDir  string
-	started  time.Time
-	proxies  trustedProxies
-	sessions sessionManagers
-	metrics  metrics
-	agent    *agent.Runtime
-	events   *agent.EventLog
-	model    ModelControl
-	targets  TargetResolver
-	sandbox  SandboxInfo
-	memory   *memory.Service
-	// agentMetrics is the runtime's per-session counters; may be nil.
-	agentMetrics *agent.Metrics
-	library      *library.Library
-	bibtex       library.Exporter
-	papers       PaperSearcher
-	downloads    *library.Downloader
-	links        *library.Links
+	cfg       config.Config
+	st        *store.Store
+	accounts  *auth.Accounts
+	log       *slog.Logger
+	static    fs.FS
+	now       func() time.Time
+	ready     *atomic.Bool
+	version   string
+	dataDir   string
+	started   time.Time
+	proxies   trustedProxies
+	sessions  sessionManagers
+	metrics   metrics
+	agent     *agent.Runtime
+	events    *agent.EventLog
+	model     ModelControl
+	targets   TargetResolver
+	sandbox   SandboxInfo
+	memory    *memory.Service
+	library   *library.Library
+	bibtex    library.Exporter
+	papers    PaperSearcher
+	downloads *library.Downloader
+	links     *library.Links
 	// pdfJobs tracks the background PDF downloads of this process, at most
 	// one per paper.
 	pdfJobs downloadJobs
@@ -135,7 +133,6 @@ func New(d Deps) (*Server, error) {
 		now: d.Now, ready: d.Ready, version: d.Version, dataDir: d.DataDir, started: d.Now(),
 		proxies: trustedProxies(d.Config.TrustedProxies), agent: d.Agent, events: d.Events, model: d.Model, targets: d.Targets, sandbox: d.Sandbox, memory: d.Memory, library: d.Library, bibtex: d.BibTeX, papers: d.Papers, downloads: d.Downloads, links: d.Links,
 	}
-	s.agentMetrics = d.Metrics
 	s.pdfJobs.ctx, s.pdfJobs.cancel = context.WithCancel(context.Background())
 	s.sessions = newSessionManagers(d.Config, d.Store.Sessions(), s.proxies, s.sessionError)
 	e := echo.New()

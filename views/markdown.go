@@ -32,25 +32,31 @@ var (
 			extension.NewTable(extension.WithTableCellAlignMethod(extension.TableCellAlignAttribute)),
 			mathPassthrough{},
 		),
-		goldmark.WithParserOptions(parser.WithASTTransformers(util.Prioritized(headingShift{by: 2}, 100))),
+		goldmark.WithParserOptions(parser.WithASTTransformers(util.Prioritized(headingShift{by: 2}, 100),
+			util.Prioritized(linkTransformer{}, 200))),
 		goldmark.WithRendererOptions(html.WithUnsafe()),
 	)
 	markdownPolicy = newMarkdownPolicy()
 )
 
 // MarkdownHTML renders Markdown to sanitised HTML.
-func MarkdownHTML(src string) (string, error) {
+func MarkdownHTML(src string) (string, error) { return markdownHTML(src) }
+
+func markdownHTML(src string, opts ...parser.ParseOption) (string, error) {
 	var buf bytes.Buffer
-	if err := markdownEngine.Convert([]byte(src), &buf); err != nil {
+	if err := markdownEngine.Convert([]byte(src), &buf, opts...); err != nil {
 		return "", err
 	}
 	return markdownPolicy.Sanitize(buf.String()), nil
 }
 
 // markdown is a component that renders src as sanitised HTML.
-func markdown(src string) templ.Component {
+func markdown(src string) templ.Component { return markdownWith(src, MarkdownOptions{}) }
+
+// markdownWith is markdown with options (base path, citation links).
+func markdownWith(src string, o MarkdownOptions) templ.Component {
 	return templ.ComponentFunc(func(ctx context.Context, w io.Writer) error {
-		h, err := MarkdownHTML(src)
+		h, err := MarkdownHTMLWith(src, o)
 		if err != nil {
 			return err
 		}

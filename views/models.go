@@ -16,6 +16,9 @@ type Chrome struct {
 	User     *CurrentUser // nil when nobody is signed in
 	Active   string       // key of the current navigation entry
 	Flash    string       // a one-time status message, announced politely
+	// Math loads KaTeX and static/js/math.js, which render the formulas
+	// of rendered Markdown (span.math); set by pages that show answers.
+	Math bool
 }
 
 // CurrentUser is the signed-in user as the layout shows them.

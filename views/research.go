@@ -42,7 +42,7 @@ type ResearchSessionPage struct {
 	ID       string
 	Title    string
 	Rename   RenameForm
-	Model    string // the model new turns use
+	Model    ModelStatus
 	Timeline Timeline
 	Controls TurnControls
 	Form     QuestionForm
@@ -65,12 +65,23 @@ type TurnControls struct {
 	Running   bool
 }
 
+// ModelStatus is the model new calls use (SPEC R5): the configured
+// primary, or a fallback after consecutive overloads.
+type ModelStatus struct {
+	Active   string // "" until the endpoint is asked for its first model
+	Primary  string
+	Switched bool // Active is a fallback, not Primary
+}
+
 // QuestionForm is the form that starts a turn.
 type QuestionForm struct {
 	Action   string
 	Question string // kept when the form is shown again with an error
-	Thinking bool
-	Error    string
+	// ThinkingToggle shows the reasoning checkbox: only when the active
+	// model's reasoning can be switched per turn.
+	ThinkingToggle bool
+	Thinking       bool
+	Error          string
 }
 
 // ModelNote explains how to configure a model endpoint; shown when the last
@@ -129,6 +140,11 @@ func (t *ThoughtBlock) TextID() string { return t.ID + "-text" }
 type AnswerBlock struct {
 	ID       string
 	Markdown string
+	// BasePath is put in front of root-relative links the answer makes.
+	BasePath string
+	// Links are the cited papers: identifier as written → its page in the
+	// library, or at arXiv, ADS or doi.org.
+	Links map[string]string
 }
 
 // DOMID implements TimelineItem.
@@ -234,6 +250,7 @@ type UsageLine struct {
 	Step               int
 	Model              string
 	Prompt, Completion int
+	Retries            int // failed attempts retried before the answer
 }
 
 // DOMID implements TimelineItem.

@@ -31,8 +31,8 @@ func TestFallbackAfterThreeOverloads(t *testing.T) {
 	if got := models(s.Requests()); !slices.Equal(got, []string{"primary", "primary", "primary", "fallback"}) {
 		t.Errorf("models %v", got)
 	}
-	if resp.Model != "fallback" {
-		t.Errorf("answered by %q", resp.Model)
+	if resp.Model != "fallback" || resp.Retries != 3 {
+		t.Errorf("answered by %q after %d retries, want fallback after 3", resp.Model, resp.Retries)
 	}
 	if p, a, sw := c.FallbackState(); p != "primary" || a != "fallback" || !sw {
 		t.Errorf("state %q %q %v", p, a, sw)
@@ -40,8 +40,8 @@ func TestFallbackAfterThreeOverloads(t *testing.T) {
 
 	// The next call uses the fallback model directly.
 	s.Enqueue(llmtest.Text("again"))
-	if _, err := c.Stream(t.Context(), userRequest("q"), nil); err != nil {
-		t.Fatal(err)
+	if resp, err := c.Stream(t.Context(), userRequest("q"), nil); err != nil || resp.Retries != 0 {
+		t.Fatalf("second call: %d retries, %v", resp.Retries, err)
 	}
 	if last := s.Requests()[4]; last.Model != "fallback" {
 		t.Errorf("next call used %q", last.Model)
@@ -193,5 +193,22 @@ func TestEmbed(t *testing.T) {
 	}
 	if none, err := c.Embed(t.Context(), "m", nil); none != nil || err != nil {
 		t.Errorf("empty input: %v %v", none, err)
+	}
+}
+
+// The thinking toggle follows the active model: a switch to a fallback
+// model that takes no enable_thinking flag hides it.
+func TestThinkingToggleFollowsFallback(t *testing.T) {
+	s := llmtest.New(t)
+	c, _ := newClient(t, s, func(cfg *llm.Config) { cfg.Model, cfg.FallbackModel = "qwen-plus", "gpt-4o" })
+	if !c.ThinkingToggle() {
+		t.Fatal("qwen-plus: no thinking toggle")
+	}
+	s.Enqueue(overloaded(), overloaded(), overloaded(), llmtest.Text("ok"))
+	if _, err := c.Stream(t.Context(), userRequest("q"), nil); err != nil {
+		t.Fatal(err)
+	}
+	if c.ActiveModel() != "gpt-4o" || c.ThinkingToggle() {
+		t.Errorf("after the switch to %q: toggle %v, want none", c.ActiveModel(), c.ThinkingToggle())
 	}
 }

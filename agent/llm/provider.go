@@ -49,3 +49,15 @@ func usesMaxCompletionTokens(model string) bool {
 	}
 	return false
 }
+
+// ThinkingToggle reports whether a request's Thinking flag changes what is
+// sent for the active model, that is whether the user can switch reasoning
+// on and off (SPEC R2). It is true exactly when the provider takes the
+// enable_thinking flag (takesEnableThinking: a DashScope endpoint or a qwen
+// model). Other reasoning models (DeepSeek-R1, OpenAI o-series) reason, and
+// their reasoning is shown, whatever the flag says, so a toggle would do
+// nothing there. It follows the active model, fallback switches included.
+// Safe for concurrent use.
+func (c *Client) ThinkingToggle() bool {
+	return takesEnableThinking(c.cfg.BaseURL, c.ActiveModel())
+}

@@ -42,13 +42,16 @@ type chatAttempt func(ctx context.Context, model string) (resp Response, deliver
 // chat wraps attempts with model selection, fallback accounting and retries.
 func (c *Client) chat(ctx context.Context, op string, req Request, once chatAttempt) (Response, error) {
 	var resp Response
+	attempts := 0
 	err := c.retry(ctx, op, func(ctx context.Context) (bool, error) {
+		attempts++
 		model, err := c.modelFor(ctx, req)
 		if err != nil {
 			return false, err
 		}
 		r, delivered, err := once(ctx, model)
 		resp = r
+		resp.Retries = attempts - 1
 		c.reportOutcome(ctx, model, err)
 		return delivered, err
 	})

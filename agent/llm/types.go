@@ -84,6 +84,9 @@ type Response struct {
 	Usage        Usage
 	Model        string // the model that answered
 	FinishReason string
+	// Retries is how many failed attempts (rate limits, overloads) were
+	// retried before this response; 0 when the first attempt answered.
+	Retries int
 }
 
 // DeltaKind says what a streamed fragment is.
