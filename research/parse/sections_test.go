@@ -1,0 +1,26 @@
+package parse
+
+import "testing"
+
+func TestSectionsAndSlice(t *testing.T) {
+	md := "# T\n\nintro\n\n## 1 Introduction\n\na\n\n### 1.1 Aims\n\nb\n\n## 2 Method\n\nc é\n"
+	secs := Sections(md)
+	if len(secs) != 4 || secs[1].Title != "1 Introduction" || md[secs[1].Start:secs[1].End] != "## 1 Introduction\n\na\n\n### 1.1 Aims\n\nb\n\n" {
+		t.Fatalf("sections %+v", secs)
+	}
+	for name, want := range map[string]string{"introduction": "1 Introduction", "METHOD": "2 Method", "aims": "1.1 Aims"} {
+		if s, ok := FindSection(md, name); !ok || s.Title != want {
+			t.Errorf("FindSection(%q) = %+v %v", name, s, ok)
+		}
+	}
+	if _, ok := FindSection(md, "results"); ok {
+		t.Error("found a missing section")
+	}
+	part, next := Slice(md, len(md)-2, 1) // inside "é"
+	if part != "é" && part != "" || next > len(md) {
+		t.Errorf("Slice = %q %d", part, next)
+	}
+	if part, next := Slice(md, 0, 0); part != md || next != len(md) {
+		t.Errorf("Slice all = %d", next)
+	}
+}
