@@ -42,6 +42,7 @@ import (
 	"github.com/astroresearch/astroresearch/research/fetch"
 	"github.com/astroresearch/astroresearch/research/library"
 	"github.com/astroresearch/astroresearch/research/literature"
+	"github.com/astroresearch/astroresearch/research/parse"
 	"github.com/astroresearch/astroresearch/research/sesame"
 	"github.com/astroresearch/astroresearch/static"
 	"github.com/astroresearch/astroresearch/store"
@@ -122,10 +123,12 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	papers := literature.NewSearcher(adsClient, arxivClient)
 	lib := library.New(st, adsClient, arxivClient)
 	downloads := library.NewDownloader(st, web, adsClient, library.DownloadOptions{DataDir: cfg.DataDir, ArxivPDFURL: cfg.ArxivPDFURL})
+	parser := parse.NewService(st, cfg.DataDir,
+		&parse.ArxivHTMLEngine{Web: web, HTMLURL: cfg.ArxivHTMLURL, Ar5ivURL: cfg.Ar5ivURL}, &parse.PDFEngine{})
 	mem := memory.New(st, cfg.DataDir)
 	metrics := agent.NewMetrics()
 	rt, events, model, sandbox, err := newRuntime(ctx, cfg, st, agent.ToolDeps{Targets: targets, Papers: papers, Library: lib,
-		Importer: lib, Downloads: downloads, Memory: mem}, metrics, log)
+		Importer: lib, Downloads: downloads, Memory: mem, Parser: parser}, metrics, log)
 	if err != nil {
 		return err
 	}
@@ -134,7 +137,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 		Config: cfg, Store: st, Accounts: accounts, Log: log, Static: static.FS,
 		Ready: &ready, Version: buildVersion(), Agent: rt, Events: events, Model: model,
 		Targets: targets, Sandbox: handlers.SandboxInfo{Available: sandbox.Available, Message: sandbox.Message()},
-		Memory: mem, Library: lib, BibTeX: adsClient, Papers: papers, Downloads: downloads, Links: library.NewLinks(st, adsClient),
+		Memory: mem, Library: lib, BibTeX: adsClient, Papers: papers, Downloads: downloads, Links: library.NewLinks(st, adsClient), Parser: parser,
 	})
 	if err != nil {
 		return err

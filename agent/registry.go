@@ -32,6 +32,9 @@ type ToolDeps struct {
 	// Importer and Downloads give download_paper (both needed).
 	Importer  astro.Importer
 	Downloads astro.Fetcher
+	// Parser gives parse_paper (with Store). Store alone gives
+	// get_paper_content and save_note.
+	Parser astro.Parser
 }
 
 // StandardRegistry returns the research agent's registry: load_tool and
@@ -61,6 +64,17 @@ func StandardRegistry(d ToolDeps) *tools.Registry {
 	}
 	if d.Importer != nil && d.Downloads != nil {
 		mustAdd(r, astro.DownloadPaper(d.Importer, d.Downloads))
+	}
+	if d.Store != nil {
+		mustAdd(r, astro.GetPaperContent(d.Store))
+		mustAdd(r, astro.SaveNote(d.Store, d.Store))
+		if d.Parser != nil {
+			var imp astro.Importer
+			if d.Importer != nil {
+				imp = d.Importer
+			}
+			mustAdd(r, astro.ParsePaper(imp, d.Store, d.Parser))
+		}
 	}
 	if d.Bash != nil {
 		mustAdd(r, d.Bash)

@@ -62,14 +62,15 @@ func (j *downloadJobs) active(id int64) bool {
 
 // WaitDownloads blocks until the background PDF downloads have finished
 // (each is bounded by downloadDeadline).
-func (s *Server) WaitDownloads() { s.pdfJobs.wg.Wait() }
+func (s *Server) WaitDownloads() { s.pdfJobs.wg.Wait(); s.parseJobs.wg.Wait() }
 
 // StopDownloads cancels the background PDF downloads (their papers are
 // marked failed, "cancelled") and waits for them to end or for ctx.
 func (s *Server) StopDownloads(ctx context.Context) error {
 	s.pdfJobs.cancel()
+	s.parseJobs.cancel()
 	done := make(chan struct{})
-	go func() { s.pdfJobs.wg.Wait(); close(done) }()
+	go func() { s.pdfJobs.wg.Wait(); s.parseJobs.wg.Wait(); close(done) }()
 	select {
 	case <-done:
 		return nil

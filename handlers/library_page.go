@@ -195,7 +195,7 @@ func (s *Server) paperPage(c echo.Context, p store.Paper) (views.PaperPage, erro
 	}
 	page := views.PaperPage{Chrome: s.chrome(c, p.Title, "library"), Paper: paperRow(s.cfg.BasePath, p),
 		Volume: p.Volume, PageNo: p.Page, Abstract: p.Abstract, Keywords: p.Keywords, Tags: s.tagsView(c, p.ID, p.Tags),
-		Citations: p.CitationCount, Download: dl}
+		Citations: p.CitationCount, Download: dl, Parse: s.parseView(p)}
 	page.Paper.Authors = p.Authors
 	if page.Links, err = s.linksView(c, p); err != nil {
 		return views.PaperPage{}, err

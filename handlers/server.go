@@ -19,6 +19,7 @@ import (
 	"github.com/astroresearch/astroresearch/auth"
 	"github.com/astroresearch/astroresearch/config"
 	"github.com/astroresearch/astroresearch/research/library"
+	"github.com/astroresearch/astroresearch/research/parse"
 	"github.com/astroresearch/astroresearch/research/sesame"
 	"github.com/astroresearch/astroresearch/store"
 )
@@ -60,6 +61,9 @@ type Deps struct {
 	// Links lists papers' citations and references from ADS; optional (no
 	// block on paper pages and 404 from its routes when nil).
 	Links *library.Links
+	// Parser turns papers into Markdown for the reader; optional (no
+	// Parse button when nil).
+	Parser *parse.Service
 }
 
 // SandboxInfo is what users are told about the shell tool's sandbox.
@@ -108,11 +112,14 @@ type Server struct {
 	bibtex    library.Exporter
 	papers    PaperSearcher
 	downloads *library.Downloader
+	parser    *parse.Service
 	links     *library.Links
 	// pdfJobs tracks the background PDF downloads of this process, at most
 	// one per paper.
 	pdfJobs downloadJobs
-	e       *echo.Echo
+	// parseJobs tracks the background parses started from paper pages.
+	parseJobs downloadJobs
+	e         *echo.Echo
 
 	bookmarklet, api *echo.Group
 }
@@ -131,9 +138,10 @@ func New(d Deps) (*Server, error) {
 	s := &Server{
 		cfg: d.Config, st: d.Store, accounts: d.Accounts, log: d.Log, static: d.Static,
 		now: d.Now, ready: d.Ready, version: d.Version, dataDir: d.DataDir, started: d.Now(),
-		proxies: trustedProxies(d.Config.TrustedProxies), agent: d.Agent, events: d.Events, model: d.Model, targets: d.Targets, sandbox: d.Sandbox, memory: d.Memory, library: d.Library, bibtex: d.BibTeX, papers: d.Papers, downloads: d.Downloads, links: d.Links,
+		proxies: trustedProxies(d.Config.TrustedProxies), agent: d.Agent, events: d.Events, model: d.Model, targets: d.Targets, sandbox: d.Sandbox, memory: d.Memory, library: d.Library, bibtex: d.BibTeX, papers: d.Papers, downloads: d.Downloads, parser: d.Parser, links: d.Links,
 	}
 	s.pdfJobs.ctx, s.pdfJobs.cancel = context.WithCancel(context.Background())
+	s.parseJobs.ctx, s.parseJobs.cancel = context.WithCancel(context.Background())
 	s.sessions = newSessionManagers(d.Config, d.Store.Sessions(), s.proxies, s.sessionError)
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true

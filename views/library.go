@@ -69,6 +69,7 @@ type PaperPage struct {
 	Links     *PaperLinks // nil: no citations block (no link service)
 	Citations *int
 	Download  DownloadStatus
+	Parse     *ParseStatus // nil: no parser on this server
 }
 
 // PaperFileRow is a stored file of a paper.

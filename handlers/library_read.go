@@ -1,0 +1,317 @@
+package handlers
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/astroresearch/astroresearch/research/parse"
+	"github.com/astroresearch/astroresearch/store"
+	"github.com/astroresearch/astroresearch/views"
+)
+
+// parseDeadline bounds one background parse (all its engines).
+const parseDeadline = 5 * time.Minute
+
+// parseView is the paper page's parse block; nil without a parser.
+func (s *Server) parseView(p store.Paper) *views.ParseStatus {
+	if s.parser == nil {
+		return nil
+	}
+	running := s.parser.Running(p.ID) || s.parseJobs.active(p.ID)
+	return &views.ParseStatus{BasePath: s.cfg.BasePath, PaperID: p.ID, Status: p.ParseStatus, Error: p.ParseError,
+		Running: running, Stale: p.ParseStatus == "parsing" && !running, CanStart: !running}
+}
+
+// libraryParse is POST /library/{id}/parse: the parse runs in the
+// background, detached from the request; the page shows its state.
+func (s *Server) libraryParse(c echo.Context) error {
+	p, err := s.paperByParam(c)
+	if err != nil {
+		return err
+	}
+	if s.parser == nil {
+		return apiError(http.StatusServiceUnavailable, "parsing_unavailable", "Parsing is not available on this server.")
+	}
+	back := "/library/" + strconv.FormatInt(p.ID, 10)
+	if !s.parseJobs.start(p.ID) {
+		s.flash(c, "The paper is already being parsed.")
+		return s.redirect(c, back)
+	}
+	ctx, cancel := context.WithTimeout(s.parseJobs.ctx, parseDeadline)
+	started := make(chan struct{})
+	go func() {
+		defer s.parseJobs.done(p.ID)
+		defer cancel()
+		close(started)
+		if _, err := s.parser.Parse(ctx, p.ID, nil); err != nil {
+			s.log.Warn("parse failed", "paper", p.ID, "err", err)
+		}
+	}()
+	<-started
+	s.flash(c, "Parsing the paper…")
+	return s.redirect(c, back)
+}
+
+// libraryParseStatus is GET /library/{id}/parse-status (polled by htmx).
+func (s *Server) libraryParseStatus(c echo.Context) error {
+	p, err := s.paperByParam(c)
+	if err != nil {
+		return err
+	}
+	d := s.parseView(p)
+	if d == nil {
+		return echo.ErrNotFound
+	}
+	if s.parseJobs.active(p.ID) {
+		d.Running, d.Stale, d.CanStart = true, false, false
+	}
+	return s.render(c, http.StatusOK, views.ParseStatusView(*d))
+}
+
+// libraryRead is GET /library/{id}/read: the reader.
+func (s *Server) libraryRead(c echo.Context) error {
+	p, err := s.paperByParam(c)
+	if err != nil {
+		return err
+	}
+	page, err := s.readerPage(c, p, views.NoteForm{})
+	if err != nil {
+		return err
+	}
+	return s.render(c, http.StatusOK, views.Reader(page))
+}
+
+func (s *Server) readerPage(c echo.Context, p store.Paper, form views.NoteForm) (views.ReaderPage, error) {
+	ctx := c.Request().Context()
+	content, err := s.st.PaperContent(ctx, p.ID)
+	if errors.Is(err, store.ErrNotFound) {
+		return views.ReaderPage{}, apiError(http.StatusNotFound, "not_parsed", "This paper has not been parsed for reading yet.")
+	}
+	if err != nil {
+		return views.ReaderPage{}, err
+	}
+	html, toc, err := views.ReaderHTML(content.Markdown)
+	if err != nil {
+		return views.ReaderPage{}, err
+	}
+	notes, err := s.st.PaperNotes(ctx, currentUser(c).ID, p.ID)
+	if err != nil {
+		return views.ReaderPage{}, err
+	}
+	chrome := s.chrome(c, p.Title, "library")
+	chrome.Math = true
+	page := views.ReaderPage{Chrome: chrome, Paper: paperRow(s.cfg.BasePath, p), Engine: content.Engine,
+		ParsedAt: content.ParsedAt, HTML: html, TOC: toc, NoteForm: form}
+	for _, n := range notes {
+		page.Notes = append(page.Notes, noteRow(n))
+	}
+	return page, nil
+}
+
+func noteRow(n store.PaperNote) views.NoteRow {
+	return views.NoteRow{ID: n.ID, Kind: n.Kind, Quote: n.Quote, Prefix: n.Prefix, Suffix: n.Suffix, Position: n.Position,
+		Body: n.Body, Created: n.CreatedAt}
+}
+
+// NoteRequest is POST /api/papers/{id}/notes's body (and the note form's
+// fields). Kind defaults to "note" with a body, "highlight" without.
+type NoteRequest struct {
+	Kind     string `json:"kind"`
+	Quote    string `json:"quote"`
+	Prefix   string `json:"prefix"`
+	Suffix   string `json:"suffix"`
+	Position *int   `json:"position"`
+	Body     string `json:"body"`
+}
+
+// note validates a request into a note; the message is for the user.
+func (r NoteRequest) note(userID, paperID int64) (store.PaperNote, string) {
+	n := store.PaperNote{UserID: userID, PaperID: paperID, Kind: r.Kind, Quote: strings.TrimSpace(r.Quote),
+		Prefix: cut(r.Prefix, 200), Suffix: cut(r.Suffix, 200), Body: strings.TrimSpace(r.Body), Position: -1}
+	if r.Position != nil && *r.Position >= 0 {
+		n.Position = *r.Position
+	}
+	switch {
+	case n.Quote == "" && n.Body == "":
+		return n, "Write a note or select a passage to highlight."
+	case len(n.Quote) > 2000:
+		return n, "The quote is too long (2,000 characters at most)."
+	case len(n.Body) > 10000:
+		return n, "The note is too long (10,000 characters at most)."
+	}
+	if n.Kind == "" {
+		n.Kind = "note"
+		if n.Body == "" {
+			n.Kind = "highlight"
+		}
+	}
+	if n.Kind != "note" && n.Kind != "highlight" {
+		return n, `kind must be "note" or "highlight".`
+	}
+	return n, ""
+}
+
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }
+
+// libraryAddNote is POST /library/{id}/notes: the reader's note form
+// (and its script, which posts the same fields).
+func (s *Server) libraryAddNote(c echo.Context) error {
+	p, err := s.paperByParam(c)
+	if err != nil {
+		return err
+	}
+	req := NoteRequest{Kind: c.FormValue("kind"), Quote: c.FormValue("quote"), Prefix: c.FormValue("prefix"),
+		Suffix: c.FormValue("suffix"), Body: c.FormValue("body")}
+	if pos, err := strconv.Atoi(c.FormValue("position")); err == nil {
+		req.Position = &pos
+	}
+	n, msg := req.note(currentUser(c).ID, p.ID)
+	if msg != "" {
+		page, err := s.readerPage(c, p, views.NoteForm{Quote: req.Quote, Body: req.Body, Error: msg})
+		if err != nil {
+			return err
+		}
+		return s.render(c, http.StatusUnprocessableEntity, views.Reader(page))
+	}
+	saved, err := s.st.CreateNote(c.Request().Context(), n)
+	if err != nil {
+		return err
+	}
+	if c.Request().Header.Get("Accept") == "application/json" {
+		return c.JSON(http.StatusCreated, map[string]any{"note": saved})
+	}
+	return s.redirect(c, "/library/"+strconv.FormatInt(p.ID, 10)+"/read#note-"+strconv.FormatInt(saved.ID, 10))
+}
+
+// libraryDeleteNote is POST /library/{id}/notes/{note}/delete.
+func (s *Server) libraryDeleteNote(c echo.Context) error {
+	p, err := s.paperByParam(c)
+	if err != nil {
+		return err
+	}
+	id, err := strconv.ParseInt(c.Param("note"), 10, 64)
+	if err == nil {
+		err = s.st.DeleteNote(c.Request().Context(), currentUser(c).ID, id)
+	}
+	var numErr *strconv.NumError
+	switch {
+	case errors.Is(err, store.ErrNotFound), errors.As(err, &numErr):
+		return apiError(http.StatusNotFound, "not_found", "There is no such note.")
+	case err != nil:
+		return err
+	}
+	s.flash(c, "Note deleted.")
+	return s.redirect(c, "/library/"+strconv.FormatInt(p.ID, 10)+"/read")
+}
+
+// notesPage is GET /library/notes?q=: search the user's notes.
+func (s *Server) notesPage(c echo.Context) error {
+	q := strings.TrimSpace(c.QueryParam("q"))
+	hits, err := s.st.SearchNotes(c.Request().Context(), currentUser(c).ID, q, 50)
+	if err != nil {
+		return err
+	}
+	page := views.NotesSearchPage{Chrome: s.chrome(c, "Notes", "library"), Query: q}
+	for _, h := range hits {
+		page.Hits = append(page.Hits, views.NoteHit{NoteRow: noteRow(h), PaperID: h.PaperID, PaperTitle: h.PaperTitle})
+	}
+	return s.render(c, http.StatusOK, views.NotesSearch(page))
+}
+
+// ContentResponse is GET /api/papers/{id}/content's answer.
+type ContentResponse struct {
+	PaperID  int64     `json:"paper_id"`
+	Engine   string    `json:"engine"`
+	ParsedAt time.Time `json:"parsed_at"`
+	Section  string    `json:"section,omitempty"`
+	Markdown string    `json:"markdown"`
+}
+
+// apiPaperContent is GET /api/papers/{id}/content?section=.
+func (s *Server) apiPaperContent(c echo.Context) error {
+	p, err := s.paperByParam(c)
+	if err != nil {
+		return err
+	}
+	content, err := s.st.PaperContent(c.Request().Context(), p.ID)
+	if errors.Is(err, store.ErrNotFound) {
+		return apiError(http.StatusNotFound, "not_parsed", "This paper has not been parsed yet.")
+	}
+	if err != nil {
+		return err
+	}
+	out := ContentResponse{PaperID: p.ID, Engine: content.Engine, ParsedAt: content.ParsedAt, Markdown: content.Markdown}
+	if name := strings.TrimSpace(c.QueryParam("section")); name != "" {
+		sec, ok := parse.FindSection(content.Markdown, name)
+		if !ok {
+			return apiError(http.StatusNotFound, "no_section", "The paper has no such section.")
+		}
+		out.Section, out.Markdown = strings.ReplaceAll(sec.Title, `\`, ""), content.Markdown[sec.Start:sec.End]
+	}
+	return c.JSON(http.StatusOK, out)
+}
+
+// apiAddNote is POST /api/papers/{id}/notes: 201 {note}.
+func (s *Server) apiAddNote(c echo.Context) error {
+	p, err := s.paperByParam(c)
+	if err != nil {
+		return err
+	}
+	var req NoteRequest
+	if err := decodeJSON(c, &req); err != nil {
+		return err
+	}
+	n, msg := req.note(currentUser(c).ID, p.ID)
+	if msg != "" {
+		return apiError(http.StatusBadRequest, "invalid_request", msg)
+	}
+	saved, err := s.st.CreateNote(c.Request().Context(), n)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusCreated, map[string]any{"note": saved})
+}
+
+// apiNotes is GET /api/papers/{id}/notes: the caller's notes on a paper.
+func (s *Server) apiNotes(c echo.Context) error {
+	p, err := s.paperByParam(c)
+	if err != nil {
+		return err
+	}
+	notes, err := s.st.PaperNotes(c.Request().Context(), currentUser(c).ID, p.ID)
+	if err != nil {
+		return err
+	}
+	if notes == nil {
+		notes = []store.PaperNote{}
+	}
+	return c.JSON(http.StatusOK, map[string]any{"notes": notes})
+}
+
+// apiSearchNotes is GET /api/notes?q=: FTS5 over the caller's notes.
+func (s *Server) apiSearchNotes(c echo.Context) error {
+	hits, err := s.st.SearchNotes(c.Request().Context(), currentUser(c).ID, c.QueryParam("q"), 50)
+	if err != nil {
+		return err
+	}
+	if hits == nil {
+		hits = []store.PaperNote{}
+	}
+	return c.JSON(http.StatusOK, map[string]any{"notes": hits})
+}

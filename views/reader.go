@@ -1,0 +1,154 @@
+package views
+
+import (
+	"bytes"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/microcosm-cc/bluemonday"
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/renderer/html"
+	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
+)
+
+// The reader's pipeline (SPEC L2, S6): goldmark with GFM tables, footnotes
+// and heading ids, TeX kept for KaTeX, then bluemonday with the answers'
+// allowlist plus what a paper needs — heading and reference anchors,
+// footnote links, table spans. Built once; safe for concurrent use.
+var (
+	readerEngine = goldmark.New(
+		goldmark.WithExtensions(
+			extension.Linkify, extension.Strikethrough, extension.Footnote,
+			extension.NewTable(extension.WithTableCellAlignMethod(extension.TableCellAlignAttribute)),
+			mathPassthrough{},
+		),
+		goldmark.WithParserOptions(parser.WithAutoHeadingID(),
+			parser.WithASTTransformers(util.Prioritized(headingShift{by: 1}, 100))),
+		goldmark.WithRendererOptions(html.WithUnsafe()),
+	)
+	readerPolicy = newReaderPolicy()
+)
+
+func newReaderPolicy() *bluemonday.Policy {
+	p := newMarkdownPolicy()
+	p.AllowAttrs("id").Matching(regexp.MustCompile(`^[A-Za-z0-9_-]{1,100}$`)).OnElements("h2", "h3", "h4", "h5", "h6")
+	p.AllowAttrs("id").Matching(regexp.MustCompile(`^ref-[0-9]{1,5}$`)).OnElements("span")
+	p.AllowAttrs("id").Matching(regexp.MustCompile(`^fn(ref)?:[0-9]{1,5}$`)).OnElements("li", "sup")
+	p.AllowAttrs("class").Matching(regexp.MustCompile(`^footnote-(ref|backref)$`)).OnElements("a")
+	p.AllowAttrs("class").Matching(regexp.MustCompile(`^footnotes$`)).OnElements("div")
+	p.AllowElements("div")
+	p.AllowAttrs("colspan", "rowspan").Matching(regexp.MustCompile(`^[0-9]{1,3}$`)).OnElements("td", "th")
+	return p
+}
+
+// TOCEntry is one heading of the reader's table of contents.
+type TOCEntry struct {
+	Level int
+	Title string
+	ID    string
+}
+
+// ReaderHTML renders a paper's Markdown as sanitised HTML and returns its
+// headings for the table of contents.
+func ReaderHTML(md string) (string, []TOCEntry, error) {
+	src := []byte(md)
+	doc := readerEngine.Parser().Parse(text.NewReader(src))
+	var toc []TOCEntry
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if h, ok := n.(*ast.Heading); ok && entering {
+			id, _ := h.AttributeString("id")
+			idb, _ := id.([]byte)
+			toc = append(toc, TOCEntry{Level: h.Level, Title: plainText(h, src), ID: string(idb)})
+			return ast.WalkSkipChildren, nil
+		}
+		return ast.WalkContinue, nil
+	})
+	var buf bytes.Buffer
+	if err := readerEngine.Renderer().Render(&buf, src, doc); err != nil {
+		return "", nil, err
+	}
+	return readerPolicy.Sanitize(buf.String()), toc, nil
+}
+
+// plainText is a node's text without markup.
+func plainText(n ast.Node, src []byte) string {
+	var b strings.Builder
+	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+		if entering {
+			switch t := c.(type) {
+			case *ast.Text:
+				b.Write(t.Segment.Value(src))
+				if t.SoftLineBreak() {
+					b.WriteByte(' ')
+				}
+			case *ast.String:
+				b.Write(t.Value)
+			}
+		}
+		return ast.WalkContinue, nil
+	})
+	return strings.TrimSpace(b.String())
+}
+
+// ReaderPage is the reader (SPEC L2): the parsed paper, its table of
+// contents and the user's notes beside it.
+type ReaderPage struct {
+	Chrome
+	Paper    PaperRow
+	Engine   string
+	ParsedAt time.Time
+	HTML     string // sanitised
+	TOC      []TOCEntry
+	Notes    []NoteRow
+	NoteForm NoteForm
+}
+
+// NoteRow is one of the user's notes or highlights.
+type NoteRow struct {
+	ID       int64
+	Kind     string
+	Quote    string
+	Prefix   string
+	Suffix   string
+	Position int
+	Body     string
+	Created  time.Time
+}
+
+// NoteForm is the no-JavaScript note form's state.
+type NoteForm struct {
+	Quote, Body, Error string
+}
+
+// NotesSearchPage lists the user's notes matching a query.
+type NotesSearchPage struct {
+	Chrome
+	Query string
+	Hits  []NoteHit
+}
+
+// NoteHit is a note found by search, with its paper.
+type NoteHit struct {
+	NoteRow
+	PaperID    int64
+	PaperTitle string
+}
+
+// ParseStatus is the paper page's parse block.
+type ParseStatus struct {
+	BasePath string
+	PaperID  int64
+	Status   string // none, parsing, parsed, failed
+	Error    string
+	Running  bool // a parse runs in this process
+	Stale    bool // "parsing" recorded but nothing runs (a restart)
+	CanStart bool
+}
+
+// Base is the paper page's URL.
+func (d ParseStatus) Base() string { return d.BasePath + "/library/" + itoa(d.PaperID) }
