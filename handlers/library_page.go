@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"net/url"
@@ -8,6 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
 	"github.com/astroresearch/astroresearch/store"
@@ -85,30 +87,50 @@ func (q libraryQuery) url(base string, n int) string {
 	return base + "/library?" + v.Encode()
 }
 
-// libraryResults runs the list query; a refused filter is the list's error
-// with status 400.
-func (s *Server) libraryResults(c echo.Context) (views.LibraryResults, libraryQuery, int, error) {
+// libraryResults returns the rendered results block for the request's
+// query and its status (400 with the message for a refused filter).
+// Blocks are cached per query and library version (see versionedCache):
+// the version is bumped by every write to the library, so a cached block
+// is never shown after a change.
+func (s *Server) libraryResults(c echo.Context) (string, libraryQuery, int, error) {
 	lq, f, msg := parseLibraryQuery(c)
 	out := views.LibraryResults{BasePath: s.cfg.BasePath, Query: lq.q, Filtered: lq.q != "" || lq.tag != "" || lq.year != "" || lq.status != "", Page: lq.page}
+	ctx := c.Request().Context()
 	if msg != "" {
 		out.Error = msg
-		return out, lq, http.StatusBadRequest, nil
+		html, err := renderString(ctx, views.LibraryResultsList(out))
+		return html, lq, http.StatusBadRequest, err
 	}
-	papers, total, err := s.st.ListPapers(c.Request().Context(), f)
+	html, err := s.listCache.get(ctx, lq.url("", lq.page), s.st.LibraryVersion, func(ctx context.Context) (string, error) {
+		papers, total, err := s.st.ListPapers(ctx, f)
+		if err != nil {
+			return "", err
+		}
+		out.Total, out.Papers = total, make([]views.PaperRow, 0, len(papers))
+		for _, p := range papers {
+			out.Papers = append(out.Papers, paperRow(s.cfg.BasePath, p))
+		}
+		if lq.page > 1 {
+			out.PrevURL = lq.url(s.cfg.BasePath, lq.page-1)
+		}
+		if f.Offset+len(papers) < total {
+			out.NextURL = lq.url(s.cfg.BasePath, lq.page+1)
+		}
+		return renderString(ctx, views.LibraryResultsList(out))
+	})
 	if err != nil {
-		return out, lq, 0, err
+		return "", lq, 0, err
 	}
-	out.Total = total
-	for _, p := range papers {
-		out.Papers = append(out.Papers, paperRow(s.cfg.BasePath, p))
+	return html, lq, http.StatusOK, nil
+}
+
+// renderString renders comp to a string.
+func renderString(ctx context.Context, comp templ.Component) (string, error) {
+	var b strings.Builder
+	if err := comp.Render(ctx, &b); err != nil {
+		return "", err
 	}
-	if lq.page > 1 {
-		out.PrevURL = lq.url(s.cfg.BasePath, lq.page-1)
-	}
-	if f.Offset+len(papers) < total {
-		out.NextURL = lq.url(s.cfg.BasePath, lq.page+1)
-	}
-	return out, lq, http.StatusOK, nil
+	return b.String(), nil
 }
 
 // libraryList is GET /library. An htmx request from the search box gets
@@ -119,14 +141,14 @@ func (s *Server) libraryList(c echo.Context) error {
 		return err
 	}
 	if isHTMX(c) && c.Request().Header.Get("HX-Target") == "library-results" {
-		return s.render(c, http.StatusOK, views.LibraryResultsList(results))
+		return c.HTML(http.StatusOK, results)
 	}
 	return s.render(c, status, views.Library(s.libraryPage(c, lq, results, views.ImportForm{})))
 }
 
-func (s *Server) libraryPage(c echo.Context, lq libraryQuery, r views.LibraryResults, form views.ImportForm) views.LibraryPage {
+func (s *Server) libraryPage(c echo.Context, lq libraryQuery, results string, form views.ImportForm) views.LibraryPage {
 	return views.LibraryPage{Chrome: s.chrome(c, "Library", "library"), Query: lq.q, Tag: lq.tag, Year: lq.year, Status: lq.status,
-		Sort: lq.sort, Import: form, Results: r}
+		Sort: lq.sort, Import: form, ResultsHTML: results}
 }
 
 // libraryImport is POST /library/import {ref, return?}: 303 to the

@@ -16,13 +16,28 @@ import (
 // render writes a templ component with status. It renders into a buffer
 // first, so a failing component becomes a proper error page instead of a
 // half-written response.
+// Buffers are reused through s.bufs: pages are tens of kilobytes, and
+// growing a fresh buffer for each was most of a cached page's garbage.
 func (s *Server) render(c echo.Context, status int, comp templ.Component) error {
-	var buf bytes.Buffer
-	if err := comp.Render(c.Request().Context(), &buf); err != nil {
+	buf, _ := s.bufs.Get().(*bytes.Buffer)
+	if buf == nil {
+		buf = new(bytes.Buffer)
+	}
+	defer func() {
+		if buf.Cap() <= maxPooledBuffer {
+			buf.Reset()
+			s.bufs.Put(buf)
+		}
+	}()
+	if err := comp.Render(c.Request().Context(), buf); err != nil {
 		return err
 	}
 	return c.HTMLBlob(status, buf.Bytes())
 }
+
+// maxPooledBuffer is the largest render buffer kept for reuse; the rare
+// huge page's buffer is left to the garbage collector.
+const maxPooledBuffer = 1 << 20
 
 // chrome builds the layout model for the current request.
 func (s *Server) chrome(c echo.Context, title, active string) views.Chrome {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -114,6 +115,11 @@ type Server struct {
 	downloads *library.Downloader
 	parser    *parse.Service
 	links     *library.Links
+	// bufs holds render buffers for reuse (*bytes.Buffer).
+	bufs sync.Pool
+	// listCache holds rendered library list blocks for the current
+	// library version.
+	listCache *versionedCache[string]
 	// pdfJobs tracks the background PDF downloads of this process, at most
 	// one per paper.
 	pdfJobs downloadJobs
@@ -140,6 +146,7 @@ func New(d Deps) (*Server, error) {
 		now: d.Now, ready: d.Ready, version: d.Version, dataDir: d.DataDir, started: d.Now(),
 		proxies: trustedProxies(d.Config.TrustedProxies), agent: d.Agent, events: d.Events, model: d.Model, targets: d.Targets, sandbox: d.Sandbox, memory: d.Memory, library: d.Library, bibtex: d.BibTeX, papers: d.Papers, downloads: d.Downloads, parser: d.Parser, links: d.Links,
 	}
+	s.listCache = newVersionedCache[string](256)
 	s.pdfJobs.ctx, s.pdfJobs.cancel = context.WithCancel(context.Background())
 	s.parseJobs.ctx, s.parseJobs.cancel = context.WithCancel(context.Background())
 	s.sessions = newSessionManagers(d.Config, d.Store.Sessions(), s.proxies, s.sessionError)

@@ -14,7 +14,9 @@ type LibraryPage struct {
 	Status           string // the download-status filter ("" = any)
 	Sort             string // the order ("" = best match when searching, newest added otherwise)
 	Import           ImportForm
-	Results          LibraryResults
+	// ResultsHTML is the rendered LibraryResultsList (rendered once and
+	// cached by the handler for each query and library version).
+	ResultsHTML string
 }
 
 // ImportForm is the import-by-reference form with what was typed and why
