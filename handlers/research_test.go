@@ -130,7 +130,7 @@ func expectLacks(t *testing.T, what, body string, parts ...string) {
 	}
 }
 
-var toolCardRE = regexp.MustCompile(`(?s)<section class="card tool-card" id="tool-call_1".*?</section>`)
+var toolCardRE = regexp.MustCompile(`(?s)<article class="card tool-card" id="tool-call_1".*?</article>`)
 
 func TestResearchPagesAndOwnership(t *testing.T) {
 	a := newApp(t, nil)
@@ -207,7 +207,7 @@ func TestResearchTurnStreamAndHistory(t *testing.T) {
 		`id="turn-controls"`, `hx-swap-oob="true"`, `data-testid="stop-button"`)
 	expectContains(t, "stream", all, `What is NGC 1275?`)
 	// The tool card, then its result swapped into the card by id.
-	expectContains(t, "stream", all, `<section class="card tool-card" id="tool-call_1"`, `<code>todo_write</code>`,
+	expectContains(t, "stream", all, `<article class="card tool-card" id="tool-call_1"`, `<code>todo_write</code>`,
 		"&#34;subject&#34;: &#34;look up NGC 1275&#34;", // arguments pretty-printed
 		`<div class="tool-result" id="tool-call_1-result" hx-swap-oob="true">`, `Done in`)
 	// Streamed text: a block, then out-of-band appends to it.

@@ -20,6 +20,7 @@ import (
 	"slices"
 	"sync"
 	"testing"
+	"time"
 )
 
 // DefaultModel is the one model a new Server lists.
@@ -38,6 +39,7 @@ type Server struct {
 	turns    []Turn
 	handle   func(RecordedRequest) Turn
 	requests []RecordedRequest // every request, in arrival order
+	sent     []SentText        // streamed text deltas, in the order flushed
 	models   []string
 	dim      int
 }
@@ -178,10 +180,31 @@ func (s *Server) serveChat(w http.ResponseWriter, r *http.Request, rec RecordedR
 	case turn.httpErr != nil:
 		writeHTTPError(w, turn.httpErr)
 	case rec.Stream:
-		writeStream(r.Context(), w, rec, turn)
+		writeStream(r.Context(), w, rec, turn, s.noteSent)
 	default:
 		writeJSON(r.Context(), w, rec, turn)
 	}
+}
+
+// SentText is one streamed text delta and when it was flushed to the client.
+type SentText struct {
+	Text string
+	At   time.Time
+}
+
+// Sent returns the text deltas streamed so far, each with the time it was
+// flushed: the start of a token's way to the page, for latency figures.
+// Safe for concurrent use.
+func (s *Server) Sent() []SentText {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]SentText(nil), s.sent...)
+}
+
+func (s *Server) noteSent(text string, at time.Time) {
+	s.mu.Lock()
+	s.sent = append(s.sent, SentText{Text: text, At: at})
+	s.mu.Unlock()
 }
 
 // next pops the next queued turn, else asks the handler (outside the lock).

@@ -262,3 +262,22 @@ func TestSplitRunes(t *testing.T) {
 		}
 	}
 }
+
+// TestSentRecordsTextDeltas: every streamed text delta is recorded with
+// the time it was flushed, in order.
+func TestSentRecordsTextDeltas(t *testing.T) {
+	s := New(t)
+	s.Enqueue(Text("a", "b", "c"))
+	before := time.Now()
+	resp, err := s.Client().Post(s.URL()+"/chat/completions", "application/json",
+		strings.NewReader(`{"model":"m","stream":true,"messages":[{"role":"user","content":"q"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _ = io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	got := s.Sent()
+	if len(got) != 3 || got[0].Text != "a" || got[2].Text != "c" || got[0].At.Before(before) || got[2].At.Before(got[0].At) {
+		t.Errorf("sent %+v", got)
+	}
+}

@@ -53,13 +53,15 @@ type streamWriter struct {
 	between time.Duration
 	frames  int  // frames written so far, for the between-frame delay
 	roleSet bool // the assistant role went out with the first delta
+	// sent is told each text delta once it is flushed.
+	sent func(text string, at time.Time)
 }
 
 // writeStream plays t as an SSE stream. It returns early, writing nothing
 // more, when the request context ends.
-func writeStream(ctx context.Context, w http.ResponseWriter, rec RecordedRequest, t Turn) {
+func writeStream(ctx context.Context, w http.ResponseWriter, rec RecordedRequest, t Turn, sent func(string, time.Time)) {
 	sw := &streamWriter{w: w, ctx: ctx, id: fmt.Sprintf("chatcmpl-llmtest-%d", rec.Seq),
-		model: orString(t.model, rec.Model), between: t.betweenWait}
+		model: orString(t.model, rec.Model), between: t.betweenWait, sent: sent}
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-cache")
 	w.WriteHeader(http.StatusOK)
@@ -80,6 +82,9 @@ func (sw *streamWriter) event(ev event) bool {
 	switch ev.kind {
 	case evText:
 		sw.delta(chunkDelta{Content: ev.text})
+		if sw.sent != nil {
+			sw.sent(ev.text, time.Now())
+		}
 	case evThinking:
 		sw.delta(chunkDelta{ReasoningContent: ev.text})
 	case evToolCall:

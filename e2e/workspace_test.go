@@ -1,0 +1,199 @@
+package e2e
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
+
+	"github.com/astroresearch/astroresearch/agent/llm/llmtest"
+)
+
+// TestBrowserWorkspaceFlows drives the rest of issue 5 in a real browser:
+// a permission rule that asks, the card's "Always allow" (and no second
+// card for the next call), the history search finding a word from an
+// earlier session, and an axe-core accessibility check of every page of
+// the workspace (no serious or critical violation), in light and dark.
+func TestBrowserWorkspaceFlows(t *testing.T) {
+	fake := llmtest.New(t)
+	const user, password = "henrietta", "period-luminosity"
+	a := startApp(t, map[string]string{"ADMIN_USER": user, "ADMIN_PASSWORD": password,
+		"LLM_BASE_URL": fake.URL(), "LLM_MODEL": "test-model"})
+	console := &consoleLog{}
+	ctx := newBrowser(t, console)
+	do(t, ctx, chromedp.Navigate(a.URL+"/login"))
+	submitCredentials(t, ctx, `[data-testid="login-form"]`, user, password)
+
+	// A central rule: todo_write needs the user's approval.
+	do(t, ctx, chromedp.Navigate(a.URL+"/settings"))
+	do(t, ctx,
+		chromedp.SendKeys(chromedp.CSS(`#rule_tool`), "todo_write"),
+		chromedp.SetValue(chromedp.CSS(`#rule_decision`), "ask"),
+	)
+	navigateBy(t, ctx, chromedp.Click(chromedp.CSS(`[data-testid="rule-form"] button[type="submit"]`)))
+	waitUntil(t, ctx, "the ask rule", `[...document.querySelectorAll('[data-testid="rule-row"]')].some(r => r.textContent.includes("ask"))`)
+
+	// A session whose turn calls todo_write twice.
+	sessionA := newSessionPage(t, ctx, a, "Cepheid distances")
+	fake.Enqueue(
+		llmtest.ToolCalls(llmtest.Call{ID: "w1", Name: "todo_write", Args: `{"todos":[{"id":"t1","subject":"collect periods","status":"in_progress"}]}`}),
+		llmtest.ToolCalls(llmtest.Call{ID: "w2", Name: "todo_write", Args: `{"todos":[{"id":"t1","subject":"collect periods","status":"completed"}]}`}),
+		llmtest.Text("The *Leavitt law* relates period and luminosity: $M_V = a \\log P + b$ (see arXiv:2401.01234)."),
+	)
+	askQuestion(t, ctx, "How do Cepheids measure distance?")
+	waitUntil(t, ctx, "the permission card", `!!document.querySelector('[data-testid="permission-card"] button[value="allow_always"]')`)
+	do(t, ctx, chromedp.Click(chromedp.CSS(`[data-testid="permission-card"] button[value="allow_always"]`)))
+	// The card shows the decision, then (the turn moving on) closes.
+	waitUntil(t, ctx, "the card to take the decision", `!document.querySelector('[data-testid="permission-card"] form')`)
+	waitUntil(t, ctx, "the end of the turn", `!!document.querySelector('#timeline [data-testid="done"]')`)
+	counts, err := chromedp.Run(ctx, chromedp.Evaluate[[]int](`[
+		document.querySelectorAll('#timeline [data-testid="permission-card"]').length,
+		document.querySelectorAll('#timeline [data-testid="tool-card"] .tool-status.ok').length]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if counts[0] != 1 || counts[1] != 2 {
+		t.Fatalf("%d permission cards and %d successful tool cards, want 1 and 2 (no second card after Always allow)", counts[0], counts[1])
+	}
+	checkA11y(t, ctx, "session page with a finished timeline")
+
+	// The next turn's call runs without a card either; settings lists the rule.
+	fake.Enqueue(
+		llmtest.ToolCalls(llmtest.Call{ID: "w3", Name: "todo_write", Args: `{"todos":[]}`}),
+		llmtest.Text("Done."),
+	)
+	askQuestion(t, ctx, "Clear the list")
+	waitUntil(t, ctx, "the second turn's end", `document.querySelectorAll('#timeline [data-testid="done"]').length === 2`)
+	if n, _ := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll('#timeline [data-testid="permission-card"]').length`)); n != 1 {
+		t.Fatalf("%d permission cards after the second turn, want still 1", n)
+	}
+	do(t, ctx, chromedp.Navigate(a.URL+"/settings"))
+	waitUntil(t, ctx, "the always-allow rule in settings",
+		`[...document.querySelectorAll('[data-testid="rule-row"]')].some(r => r.textContent.includes("todo_write") && r.textContent.includes("allow"))`)
+	checkA11y(t, ctx, "settings with permission rules")
+
+	// A second session; the history search finds the first one's answer.
+	newSessionPage(t, ctx, a, "Something else")
+	fake.Enqueue(llmtest.Text("Unrelated."))
+	askQuestion(t, ctx, "Anything?")
+	waitUntil(t, ctx, "the second session's answer", `!!document.querySelector('#timeline [data-testid="done"]')`)
+	do(t, ctx, chromedp.Navigate(a.URL+"/search"))
+	waitUntil(t, ctx, "htmx on the search page", `!!((document.querySelector("#search-q") || {})["htmx-internal-data"] || {}).initHash`)
+	do(t, ctx, chromedp.SendKeys(chromedp.CSS(`#search-q`), "Leavitt"))
+	waitUntil(t, ctx, "a hit for Leavitt", `!!document.querySelector('[data-testid="search-hit"] mark')`)
+	hit, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`(() => {
+		const h = document.querySelector('[data-testid="search-hit"]');
+		return [h.querySelector("a").getAttribute("href"), h.querySelector("mark").textContent, String(document.querySelectorAll('[data-testid="search-hit"]').length)];
+	})()`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(hit[0], "/research/"+sessionA) || !strings.EqualFold(hit[1], "Leavitt") || hit[2] != "1" {
+		t.Fatalf("search hit %q, want one hit in session %s with Leavitt marked", hit, sessionA)
+	}
+	checkA11y(t, ctx, "history search with results")
+
+	for _, page := range []string{"/research", "/audit", "/settings/memories"} {
+		do(t, ctx, chromedp.Navigate(a.URL+page))
+		checkA11y(t, ctx, page)
+	}
+	// Dark mode has its own colours: check contrast there too.
+	do(t, ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}}})
+		return err
+	}))
+	for _, page := range []string{"/research/" + sessionA, "/search?q=Leavitt", "/audit"} {
+		do(t, ctx, chromedp.Navigate(a.URL+page))
+		checkA11y(t, ctx, page+" (dark)")
+	}
+
+	if bad := console.problems(); len(bad) > 0 {
+		t.Errorf("the pages reported %d console problem(s), first: %s", len(bad), bad[0])
+	}
+}
+
+// newSessionPage creates a session from the list page and returns its id,
+// with the page's stream open.
+func newSessionPage(t *testing.T, ctx context.Context, a *app, title string) string {
+	t.Helper()
+	do(t, ctx, chromedp.Navigate(a.URL+"/research"))
+	do(t, ctx, chromedp.SendKeys(chromedp.CSS(`#session-title`), title))
+	navigateBy(t, ctx, chromedp.Click(chromedp.CSS(`[data-testid="new-session-form"] button[type="submit"]`)))
+	p := readPage(t, ctx)
+	if !strings.HasPrefix(p.Path, a.BasePath+"/research/") || p.H1 != title {
+		t.Fatalf("after creating a session: on %s with heading %q", p.Path, p.H1)
+	}
+	waitUntil(t, ctx, "htmx and the timeline's stream", liveJS)
+	return strings.TrimPrefix(p.Path, a.BasePath+"/research/")
+}
+
+// askQuestion types a question and presses Ask (htmx posts it).
+func askQuestion(t *testing.T, ctx context.Context, q string) {
+	t.Helper()
+	do(t, ctx, chromedp.SendKeys(chromedp.CSS(`#question`), q))
+	do(t, ctx, chromedp.Click(chromedp.CSS(`#ask-button`)))
+	waitUntil(t, ctx, "the question form to be emptied", `document.querySelector("#question").value === ""`)
+}
+
+// axeSource is axe-core's browser build, from node_modules (package.json's
+// devDependencies; make vendor installs it). It is injected by the tests
+// only and never served.
+var axeSource = sync.OnceValues(func() (string, error) {
+	b, err := os.ReadFile(filepath.Join(repoRoot, "node_modules", "axe-core", "axe.min.js"))
+	return string(b), err
+})
+
+// axeViolation is one failed axe rule with a few of its nodes.
+type axeViolation struct {
+	ID     string   `json:"id"`
+	Impact string   `json:"impact"`
+	Help   string   `json:"help"`
+	Nodes  []string `json:"nodes"`
+}
+
+// axeRunJS runs the WCAG 2.1 A/AA rules and the best practices over the
+// page and returns the violations.
+const axeRunJS = `axe.run(document, {
+	resultTypes: ["violations"],
+	runOnly: {type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]},
+}).then(r => r.violations.map(v => ({
+	id: v.id, impact: v.impact || "", help: v.help,
+	nodes: v.nodes.slice(0, 3).map(n => n.target.join(" ") + ": " + (n.failureSummary || "").replace(/\s+/g, " ")),
+})))`
+
+// checkA11y injects axe-core into the current page (once the page has
+// loaded) and fails the test on every serious or critical violation;
+// lesser ones are logged.
+func checkA11y(t *testing.T, ctx context.Context, page string) {
+	t.Helper()
+	src, err := axeSource()
+	if err != nil {
+		t.Fatalf("axe-core is missing (run make vendor / npm ci): %v", err)
+	}
+	waitUntil(t, ctx, "the page to load", `document.readyState === "complete"`)
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`window.axe ? true : (() => { `+src+`; return true; })()`)); err != nil {
+		t.Fatalf("inject axe-core into %s: %v", page, err)
+	}
+	start := time.Now()
+	vs, err := chromedp.Run(ctx, chromedp.Evaluate[[]axeViolation](axeRunJS, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatalf("axe on %s: %v", page, err)
+	}
+	t.Logf("axe on %s: %d violation(s) in %v", page, len(vs), time.Since(start).Round(time.Millisecond))
+	for _, v := range vs {
+		msg := page + ": " + v.Impact + " " + v.ID + " (" + v.Help + "): " + strings.Join(v.Nodes, " | ")
+		if v.Impact == "serious" || v.Impact == "critical" {
+			t.Error(msg)
+		} else {
+			t.Log(msg)
+		}
+	}
+}
