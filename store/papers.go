@@ -203,15 +203,31 @@ func (s *Store) PaperByID(ctx context.Context, id int64) (Paper, error) {
 }
 
 // PaperByIdentifier finds a library entry by arXiv id, bibcode or DOI.
+// Only the identifiers given are matched, each through its unique index.
 func (s *Store) PaperByIdentifier(ctx context.Context, ids PaperIDs) (Paper, error) {
+	where, args := ids.where()
+	if where == "" {
+		return Paper{}, fmt.Errorf("store: paper by identifier: no identifier: %w", ErrNotFound)
+	}
 	var p Paper
-	err := s.r.GetContext(ctx, &p, `SELECT `+paperColumns+` FROM papers
-		WHERE (? <> '' AND arxiv_id = ?) OR (? <> '' AND bibcode = ?) OR (? <> '' AND doi = ?) ORDER BY id LIMIT 1`,
-		ids.ArxivID, ids.ArxivID, ids.Bibcode, ids.Bibcode, ids.DOI, ids.DOI)
-	if err != nil {
+	if err := s.r.GetContext(ctx, &p, `SELECT `+paperColumns+` FROM papers WHERE `+where+` ORDER BY id LIMIT 1`, args...); err != nil {
 		return Paper{}, notFound(err, "paper by identifier")
 	}
 	return s.withLists(ctx, p)
+}
+
+// where is the condition matching any of the non-empty identifiers ("" when
+// there are none). Conditions on empty values would keep SQLite from using
+// the indexes.
+func (ids PaperIDs) where() (string, []any) {
+	var conds []string
+	var args []any
+	for _, c := range []struct{ col, val string }{{"arxiv_id", ids.ArxivID}, {"bibcode", ids.Bibcode}, {"doi", ids.DOI}} {
+		if c.val != "" {
+			conds, args = append(conds, c.col+" = ?"), append(args, c.val)
+		}
+	}
+	return strings.Join(conds, " OR "), args
 }
 
 func (s *Store) withLists(ctx context.Context, p Paper) (Paper, error) {

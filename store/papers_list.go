@@ -181,3 +181,53 @@ func (s *Store) papersByIDs(ctx context.Context, ids []int64) ([]Paper, error) {
 	}
 	return out, nil
 }
+
+// PaperStatus is a paper's library entry as search results show it: the
+// entry's id (0 when the paper is not in the library) and statuses.
+type PaperStatus struct {
+	ID             int64  `db:"id"`
+	DownloadStatus string `db:"download_status"`
+	ParseStatus    string `db:"parse_status"`
+}
+
+// PaperStatuses looks up, in one query, which of the papers named by ids
+// are in the library: out[i] is the entry for ids[i] (ID 0 when none).
+// At most 500 at a time.
+func (s *Store) PaperStatuses(ctx context.Context, ids []PaperIDs) ([]PaperStatus, error) {
+	out := make([]PaperStatus, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	if len(ids) > 500 {
+		return nil, fmt.Errorf("store: paper statuses: %d lookups, at most 500", len(ids))
+	}
+	// Empty identifiers become NULL, which matches nothing but keeps each
+	// comparison an index lookup.
+	values := make([]string, len(ids))
+	args := make([]any, 0, 4*len(ids))
+	null := func(s string) any {
+		if s == "" {
+			return nil
+		}
+		return s
+	}
+	for i, id := range ids {
+		values[i] = "(?, ?, ?, ?)"
+		args = append(args, i, null(id.ArxivID), null(id.Bibcode), null(id.DOI))
+	}
+	var rows []struct {
+		I int `db:"i"`
+		PaperStatus
+	}
+	err := s.r.SelectContext(ctx, &rows, `WITH q(i, a, b, d) AS (VALUES `+strings.Join(values, ", ")+`)
+		SELECT q.i, p.id, p.download_status, p.parse_status FROM q
+		JOIN papers p ON p.id = (SELECT x.id FROM papers x WHERE x.arxiv_id = q.a OR x.bibcode = q.b OR x.doi = q.d ORDER BY x.id LIMIT 1)`,
+		args...)
+	if err != nil {
+		return nil, fmt.Errorf("store: paper statuses: %w", err)
+	}
+	for _, r := range rows {
+		out[r.I] = r.PaperStatus
+	}
+	return out, nil
+}

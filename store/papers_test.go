@@ -77,3 +77,41 @@ func TestConcurrentImportsOfOnePaper(t *testing.T) {
 		t.Fatalf("%d rows", n)
 	}
 }
+
+func TestPaperStatuses(t *testing.T) {
+	s := newStore(t, nil)
+	ctx := context.Background()
+	a, _, _ := s.UpsertPaper(ctx, Paper{Title: "A", ArxivID: sp("2401.00001")})
+	b, _, _ := s.UpsertPaper(ctx, Paper{Title: "B", Bibcode: sp("2024ApJ...1....1B"), DOI: sp("10.1/B")})
+	if err := s.SetDownloadStatus(ctx, b.ID, "downloaded", ""); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.PaperStatuses(ctx, []PaperIDs{
+		{ArxivID: "2401.00001"}, {DOI: "10.1/b"}, {ArxivID: "9999.99999", Bibcode: "2024ApJ...1....1B"}, {}, {ArxivID: "2402.00002"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []int64{a.ID, b.ID, b.ID, 0, 0}
+	for i, w := range want {
+		if got[i].ID != w {
+			t.Fatalf("statuses %+v, want ids %v", got, want)
+		}
+	}
+	if got[1].DownloadStatus != "downloaded" || got[0].DownloadStatus != "none" {
+		t.Fatalf("statuses %+v", got)
+	}
+	if out, err := s.PaperStatuses(ctx, nil); err != nil || len(out) != 0 {
+		t.Fatal(out, err)
+	}
+	if _, err := s.PaperStatuses(ctx, make([]PaperIDs, 501)); err == nil {
+		t.Fatal("501 lookups accepted")
+	}
+	// PaperByIdentifier matches only the identifiers given.
+	if p, err := s.PaperByIdentifier(ctx, PaperIDs{DOI: "10.1/B"}); err != nil || p.ID != b.ID {
+		t.Fatal(p, err)
+	}
+	if _, err := s.PaperByIdentifier(ctx, PaperIDs{}); err == nil {
+		t.Fatal("empty identifiers matched a paper")
+	}
+}

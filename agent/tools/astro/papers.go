@@ -23,9 +23,10 @@ type SearchArgs struct {
 	Sort  string `json:"sort,omitempty" enum:"relevance,date,citations" desc:"relevance (default), date (newest first) or citations (most cited first, ADS)"`
 }
 
-// Shelf tells whether a paper is already in the library.
+// Shelf tells which papers are already in the library (one lookup for
+// all the hits).
 type Shelf interface {
-	PaperByIdentifier(ctx context.Context, ids store.PaperIDs) (store.Paper, error)
+	PaperStatuses(ctx context.Context, ids []store.PaperIDs) ([]store.PaperStatus, error)
 }
 
 // SearchPapers returns the search_papers tool (T7). shelf (may be nil)
@@ -56,12 +57,19 @@ func SearchPapers(s Searcher, shelf Shelf) tools.Tool {
 // for hits already in the library.
 func libraryStatus(ctx context.Context, shelf Shelf, papers []literature.Paper) map[int]string {
 	out := map[int]string{}
-	if shelf == nil {
+	if shelf == nil || len(papers) == 0 {
 		return out
 	}
+	ids := make([]store.PaperIDs, len(papers))
 	for i, p := range papers {
-		lp, err := shelf.PaperByIdentifier(ctx, store.PaperIDs{ArxivID: p.ArxivID, Bibcode: p.Bibcode, DOI: p.DOI})
-		if err == nil {
+		ids[i] = store.PaperIDs{ArxivID: p.ArxivID, Bibcode: p.Bibcode, DOI: p.DOI}
+	}
+	found, err := shelf.PaperStatuses(ctx, ids)
+	if err != nil {
+		return out // the hits are still worth showing; their status is unknown
+	}
+	for i, lp := range found {
+		if lp.ID != 0 {
 			out[i] = fmt.Sprintf("in library #%d, PDF %s", lp.ID, lp.DownloadStatus)
 		}
 	}

@@ -49,9 +49,12 @@ func shelfWith(arxivIDs ...string) shelf {
 	return s
 }
 
-func (s shelf) PaperByIdentifier(ctx context.Context, ids store.PaperIDs) (store.Paper, error) {
-	if s[ids.ArxivID] {
-		return store.Paper{ID: 5, DownloadStatus: "downloaded"}, nil
+func (s shelf) PaperStatuses(ctx context.Context, ids []store.PaperIDs) ([]store.PaperStatus, error) {
+	out := make([]store.PaperStatus, len(ids))
+	for i, id := range ids {
+		if s[id.ArxivID] {
+			out[i] = store.PaperStatus{ID: 5, DownloadStatus: "downloaded"}
+		}
 	}
-	return store.Paper{}, store.ErrNotFound
+	return out, nil
 }
