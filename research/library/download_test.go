@@ -1,6 +1,7 @@
 package library
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"golang.org/x/time/rate"
@@ -101,5 +103,49 @@ func TestDownloadChannelsAndChecks(t *testing.T) {
 	// Already downloaded: no new request needed.
 	if f3, err := d.Download(ctx, p1, nil); err != nil || f3.ID != f.ID {
 		t.Fatalf("second download: %+v %v", f3, err)
+	}
+}
+
+// A "PDF" of 2 GiB sent without Content-Length is cut off at the cap; the
+// partial file is removed and the paper marked failed.
+func TestDownloadStopsAtTheCap(t *testing.T) {
+	_, st, _ := newLib(t, false)
+	ctx := context.Background()
+	var sent atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/pdf")
+		chunk := append([]byte("%PDF-1.7\n"), bytes.Repeat([]byte("x"), 64<<10)...)
+		for sent.Load() < 2<<30 {
+			n, err := w.Write(chunk)
+			sent.Add(int64(n))
+			if err != nil {
+				return
+			}
+			w.(http.Flusher).Flush()
+		}
+	}))
+	defer srv.Close()
+	web := fetch.New(fetch.Options{Allow: []string{srv.URL}, DefaultRate: rate.Inf, PerHost: map[string]rate.Limit{}})
+	dir := t.TempDir()
+	d := NewDownloader(st, web, nil, DownloadOptions{DataDir: dir, ArxivPDFURL: srv.URL + "/pdf", MaxBytes: 1 << 20})
+	id := "2401.00009"
+	p, _, err := st.UpsertPaper(ctx, store.Paper{Title: "Huge", ArxivID: &id})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.Download(ctx, p.ID, nil); !errors.Is(err, ErrNoPDF) || !strings.Contains(err.Error(), "more than") {
+		t.Fatalf("2 GiB download: %v", err)
+	}
+	if got := sent.Load(); got > 64<<20 {
+		t.Fatalf("the server sent %d bytes: the download did not stop at the cap", got)
+	}
+	if entries, _ := os.ReadDir(filepath.Join(dir, "library", "pdf")); len(entries) != 0 {
+		t.Fatalf("%d files left behind", len(entries))
+	}
+	if got, _ := st.PaperByID(ctx, p.ID); got.DownloadStatus != "failed" {
+		t.Fatalf("status %q", got.DownloadStatus)
+	}
+	if files, _ := st.PaperFiles(ctx, p.ID); len(files) != 0 {
+		t.Fatalf("file recorded: %+v", files)
 	}
 }

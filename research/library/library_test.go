@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -45,12 +47,12 @@ func TestParseRef(t *testing.T) {
 type fakeADS struct {
 	token bool
 	docs  map[string]ads.Doc
-	calls int
+	calls atomic.Int32
 }
 
 func (f *fakeADS) HasToken() bool { return f.token }
 func (f *fakeADS) Lookup(ctx context.Context, id string) (ads.Doc, error) {
-	f.calls++
+	f.calls.Add(1)
 	if !f.token {
 		return ads.Doc{}, ads.ErrNoToken
 	}
@@ -112,8 +114,8 @@ func TestImportIdempotentAcrossIdentifiers(t *testing.T) {
 			t.Fatalf("%s: imported twice: %+v %v %v", again, q, created, err)
 		}
 	}
-	if a.calls != 1 {
-		t.Fatalf("ADS was asked %d times; a paper already in the library needs no lookup", a.calls)
+	if a.calls.Load() != 1 {
+		t.Fatalf("ADS was asked %d times; a paper already in the library needs no lookup", a.calls.Load())
 	}
 }
 
@@ -132,5 +134,38 @@ func TestImportWithoutTokenAndUnknown(t *testing.T) {
 	unknown, _ := ParseRef("2401.99999")
 	if _, _, err := l.Import(ctx, 1, unknown); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("unknown arXiv id: %v", err)
+	}
+}
+
+// The same paper imported many times at once, by different identifiers,
+// gives one library entry.
+func TestConcurrentImportsGiveOneEntry(t *testing.T) {
+	l, st, _ := newLib(t, true)
+	ctx := context.Background()
+	refs := []string{"1906.11238", "2019ApJ...875L...1E", "10.3847/2041-8213/ab0ec7", "https://arxiv.org/abs/1906.11238v1"}
+	var wg sync.WaitGroup
+	errs := make(chan error, 16)
+	for i := 0; i < 16; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r, err := ParseRef(refs[i%len(refs)])
+			if err == nil {
+				_, _, err = l.Import(ctx, 1, r)
+			}
+			errs <- err
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	var n int
+	st.Reader().GetContext(ctx, &n, `SELECT COUNT(*) FROM papers`)
+	if n != 1 {
+		t.Fatalf("%d entries for one paper", n)
 	}
 }
