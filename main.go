@@ -276,7 +276,7 @@ func newRuntime(ctx context.Context, cfg config.Config, st *store.Store, td agen
 		DataDir: cfg.DataDir, WorkspaceDir: filepath.Join(cfg.DataDir, "workspace"), DefaultThinking: cfg.LLMEnableThinking,
 		Budget: compact.Budget{SoftLimit: cfg.AgentTokenSoftLimit, HardLimit: cfg.AgentTokenHardLimit,
 			MaxMessages: cfg.AgentMaxMessages, CharLimit: cfg.AgentContextCharLimit},
-		ExtractMemories: cfg.AgentMemoryExtraction,
+		ExtractMemories: cfg.AgentMemoryExtraction, CoordinatorWorkers: cfg.CoordinatorWorkers,
 	}, agent.Deps{
 		Summarizer: compact.ModelSummarizer(model), Files: fileCache, Memory: td.Memory,
 		Store: st, Model: model, Events: events, Hooks: hooks, Perms: agent.NewPermissions(st, true), Log: log,

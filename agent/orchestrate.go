@@ -15,3 +15,13 @@ func (r *Runtime) turnRegistry() *tools.Registry {
 	}
 	return reg
 }
+
+// coordinatorRegistry is the lead's registry in coordinator mode: only
+// delegate_task, check_task, task_stop and synthesize (T25).
+func coordinatorRegistry() *tools.Registry {
+	reg := tools.NewRegistry()
+	for _, tool := range []tools.Tool{delegateTask(), checkTask(), taskStop(), synthesize()} {
+		mustAdd(reg, tool)
+	}
+	return reg
+}

@@ -48,6 +48,10 @@ func (t *turnRun) systemPrompt(ctx context.Context) string {
 	}
 	b.WriteString("\n")
 	b.WriteString(principlesPrompt)
+	if t.coord != nil {
+		b.WriteString("\n\n")
+		b.WriteString(coordinatorPrompt)
+	}
 	return b.String()
 }
 

@@ -60,6 +60,11 @@ type Config struct {
 	// BackgroundWorkers bounds how many bg_task_run tasks run at once
 	// (default 2); the others wait in the queue.
 	BackgroundWorkers int
+	// CoordinatorWorkers bounds how many workers of a coordinator turn
+	// run at once (COORDINATOR_MAX_WORKERS, 3).
+	CoordinatorWorkers int
+	// WorkerTimeout bounds one coordinator worker (default 5 min).
+	WorkerTimeout time.Duration
 }
 
 func (c *Config) defaults() {
@@ -74,6 +79,12 @@ func (c *Config) defaults() {
 	}
 	if c.AskTimeout <= 0 {
 		c.AskTimeout = 5 * time.Minute
+	}
+	if c.CoordinatorWorkers <= 0 {
+		c.CoordinatorWorkers = 3
+	}
+	if c.WorkerTimeout <= 0 {
+		c.WorkerTimeout = 5 * time.Minute
 	}
 	if c.BackgroundWorkers <= 0 {
 		c.BackgroundWorkers = 2
@@ -158,6 +169,9 @@ type TurnRequest struct {
 	Question string
 	// Thinking asks for reasoning output; nil takes Config.DefaultThinking.
 	Thinking *bool
+	// Coordinator runs the turn in coordinator mode (T25): the lead only
+	// delegates to workers and synthesises their reports.
+	Coordinator bool
 }
 
 // MaxQuestionChars bounds a question.
@@ -199,6 +213,10 @@ func (r *Runtime) StartTurn(ctx context.Context, userID int64, sessionID string,
 	}
 	t := &turnRun{r: r, userID: userID, session: sess, turn: turn, question: q, thinking: thinking,
 		agent: LeadAgent, registry: r.turnRegistry(), dups: &dupDetector{}, handle: rt}
+	if req.Coordinator {
+		t.registry = coordinatorRegistry()
+		t.coord = newCoordinator(t, turnCtx, r.cfg.CoordinatorWorkers, r.cfg.WorkerTimeout)
+	}
 	go func() {
 		defer r.wg.Done()
 		defer r.release(sessionID, rt)

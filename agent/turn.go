@@ -45,6 +45,7 @@ type turnRun struct {
 	silent           bool                       // a background sub-agent: no events, no questions
 	child            bool                       // a sub-agent (T21): events, but no questions to the user
 	maxSteps         int                        // step limit; 0 = Config.MaxSteps
+	coord            *coordinator               // set in coordinator mode (T25)
 }
 
 // stepLimit is the turn's step limit.
@@ -67,6 +68,7 @@ func (t *turnRun) run(ctx context.Context) {
 	defer func() {
 		if p := recover(); p != nil {
 			log.Error("turn panicked", "panic", p, "stack", string(debug.Stack()))
+			t.closeCoordinator()
 			t.emit(ctx, KindError, ErrorData{Message: "An internal error stopped this turn; it has been logged.", Class: "internal"})
 			t.finish(ctx, "error")
 		}
@@ -77,6 +79,7 @@ func (t *turnRun) run(ctx context.Context) {
 	if err == nil {
 		reason, err = t.loop(ctx)
 	}
+	t.closeCoordinator()
 	switch {
 	case err != nil && ctx.Err() != nil:
 		t.finish(ctx, stopReason(ctx))
@@ -86,6 +89,14 @@ func (t *turnRun) run(ctx context.Context) {
 		t.finish(ctx, reason)
 	}
 	log.Debug("turn finished", "steps", t.steps)
+}
+
+// closeCoordinator stops and waits for the workers of a coordinator turn
+// before it ends (their partial results stay recorded).
+func (t *turnRun) closeCoordinator() {
+	if t.coord != nil {
+		t.coord.close()
+	}
 }
 
 // begin fires the start hooks, loads the history and records the question.
@@ -162,7 +173,9 @@ func (t *turnRun) loop(ctx context.Context) (string, error) {
 		if ctx.Err() != nil {
 			return "", ctx.Err()
 		}
-		if t.returns.Check(t.tokens.Tokens(t.msgs) - before) {
+		if t.coord == nil && t.returns.Check(t.tokens.Tokens(t.msgs)-before) {
+			// (A coordinator's steps are waits on its workers: few new
+			// tokens is no sign of a stall.)
 			reason = "diminishing_returns" // C4: steps stopped adding anything
 			break
 		}

@@ -118,11 +118,8 @@ func (s *Server) apiStartTurn(c echo.Context) error {
 	if err := decodeJSON(c, &req); err != nil {
 		return err
 	}
-	if req.Coordinator {
-		return apiError(http.StatusUnprocessableEntity, "unsupported", "Coordinator mode is not available in this version.")
-	}
 	turn, err := s.agent.StartTurn(c.Request().Context(), currentUser(c).ID, c.Param("id"),
-		agent.TurnRequest{Question: req.Question, Thinking: req.Thinking})
+		agent.TurnRequest{Question: req.Question, Thinking: req.Thinking, Coordinator: req.Coordinator})
 	if err != nil {
 		return agentError(err)
 	}

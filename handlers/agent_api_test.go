@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -195,7 +196,6 @@ func TestTurnAPIErrors(t *testing.T) {
 	s := createSession(t, c)
 	expectAPIError(t, "empty question", c.postJSON("/api/sessions/"+s+"/turns", `{"question":"  "}`), http.StatusBadRequest, "invalid_request")
 	expectAPIError(t, "malformed", c.postJSON("/api/sessions/"+s+"/turns", `{"question":`), http.StatusBadRequest, "invalid_json")
-	expectAPIError(t, "coordinator", c.postJSON("/api/sessions/"+s+"/turns", `{"question":"x","coordinator":true}`), http.StatusUnprocessableEntity, "unsupported")
 	expectAPIError(t, "unknown session", c.postJSON("/api/sessions/nope/turns", `{"question":"x"}`), http.StatusNotFound, "not_found")
 	expectAPIError(t, "cancel idle", c.postJSON("/api/sessions/"+s+"/cancel", ``), http.StatusConflict, "no_turn")
 	expectAPIError(t, "unknown question", c.postJSON("/api/sessions/"+s+"/answers", `{"question_id":"q","answer":"x"}`), http.StatusNotFound, "not_found")
@@ -319,4 +319,51 @@ func TestSearchHistoryAPI(t *testing.T) {
 	}
 	expectAPIError(t, "other's session filter", other.get("/api/search/history?q=x&session="+s), http.StatusNotFound, "not_found")
 	expectAPIError(t, "bad limit", c.get("/api/search/history?q=x&limit=0"), http.StatusBadRequest, "invalid_request")
+}
+
+func TestCoordinatorTurnOverHTTP(t *testing.T) {
+	a := newApp(t, nil)
+	c := a.setupAdmin()
+	s := createSession(t, c)
+	var mu sync.Mutex
+	lead := []llmtest.Turn{
+		llmtest.ToolCalls(llmtest.Call{ID: "d1", Name: "delegate_task", Args: `{"title":"jets","task":"Survey M87 jet papers."}`}),
+		llmtest.ToolCalls(llmtest.Call{ID: "c1", Name: "check_task", Args: `{"wait_seconds":20}`}),
+		llmtest.Text("Jets are fast."),
+	}
+	a.fake.Handle(func(req llmtest.RecordedRequest) llmtest.Turn {
+		if !strings.Contains(req.Messages[0].Content, "Coordinator mode") {
+			return llmtest.Text("Conclusion: superluminal (2019ApJ...875L...1E).")
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		next := lead[0]
+		lead = lead[1:]
+		return next
+	})
+	stream := c.openEvents(t, s)
+	expectStatus(t, "coordinator turn", c.postJSON("/api/sessions/"+s+"/turns", `{"question":"M87 jet?","coordinator":true}`), http.StatusAccepted)
+	frames := stream.until("done")
+	var workerStates []string
+	subagents := 0
+	for _, f := range frames {
+		switch f.Event {
+		case "worker":
+			if f.Data["title"] != "jets" || f.Data["worker_id"] == "" || f.Data["agent"] != "lead" {
+				t.Fatalf("worker frame %v", f.Data)
+			}
+			workerStates = append(workerStates, f.Data["status"].(string))
+		case "subagent":
+			subagents++
+			if !strings.HasPrefix(f.Data["agent_name"].(string), "sub_w_") {
+				t.Fatalf("subagent frame %v", f.Data)
+			}
+		}
+	}
+	if strings.Join(workerStates, " ") != "queued running done" || subagents != 2 {
+		t.Fatalf("worker states %v, %d subagent frames", workerStates, subagents)
+	}
+	if done := frames[len(frames)-1].Data; done["answer"] != "Jets are fast." {
+		t.Fatalf("done %v", done)
+	}
 }

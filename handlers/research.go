@@ -295,13 +295,15 @@ func (s *Server) researchAsk(c echo.Context) error {
 	}
 	question := c.FormValue("question")
 	thinking := form.Thinking
-	_, err = s.agent.StartTurn(c.Request().Context(), currentUser(c).ID, a.ID, agent.TurnRequest{Question: question, Thinking: &thinking})
+	coordinator := c.FormValue("coordinator") == "on"
+	_, err = s.agent.StartTurn(c.Request().Context(), currentUser(c).ID, a.ID,
+		agent.TurnRequest{Question: question, Thinking: &thinking, Coordinator: coordinator})
 	if err != nil {
 		status, msg := turnFormError(err)
 		if status == 0 {
 			return agentError(err)
 		}
-		form.Question, form.Error = question, msg
+		form.Question, form.Error, form.Coordinator = question, msg, coordinator
 		if isHTMX(c) {
 			return s.render(c, http.StatusOK, views.QuestionFormView(form))
 		}

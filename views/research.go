@@ -81,7 +81,10 @@ type QuestionForm struct {
 	// model's reasoning can be switched per turn.
 	ThinkingToggle bool
 	Thinking       bool
-	Error          string
+	// Coordinator is the per-turn coordinator-mode toggle (T25); it is
+	// kept only when the form comes back with an error.
+	Coordinator bool
+	Error       string
 }
 
 // ModelNote explains how to configure a model endpoint; shown when the last
