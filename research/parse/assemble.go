@@ -30,6 +30,15 @@ var (
 	sectionNumberRe = regexp.MustCompile(`^(?:[0-9]{1,2}(?:\.[0-9]{1,2}){0,3}|[A-Z](?:\.[0-9]{1,2}){0,3}|[IVX]{1,5}(?:\.[0-9]{1,2}){0,3})\.$`)
 	longNumberRe    = regexp.MustCompile(`[0-9]{4,}`) // postcodes and years: an address, not a section
 	refStartRe      = regexp.MustCompile(`^(\[[0-9]{1,4}\]|[0-9]{1,4}\.)\s`)
+	// authorStartRe is how an author-year reference begins: "Smith A. B.,"
+	// or "Smith, A. B.".
+	// appendixRe is an appendix heading: "Appendix A: Title", "APPENDIX B".
+	appendixRe = regexp.MustCompile(`^(?:Appendix|APPENDIX) [A-Z](?:\.[0-9]{1,2})*[:.]?(?:\s|$)`)
+	// titleWordRe: a section title has a real word, not "X 1 1 X" from a formula.
+	titleWordRe = regexp.MustCompile(`\p{L}{3,}`)
+	// bulletRe starts a list item.
+	bulletRe      = regexp.MustCompile(`^(?:[•◦▪‣∙]|\([ivx]{1,4}\)|\([a-z]\))\s`)
+	authorStartRe = regexp.MustCompile(`^(?:(?:van|de|der|von|di|le|du) )*\p{Lu}[\p{L}'’-]+,?\s+(?:\p{Lu}\.\s?-?)+`)
 )
 
 // assembler turns ordered blocks into paragraphs. It is single-use.
@@ -73,14 +82,23 @@ func (a *assembler) addBlock(b block, firstPage bool) {
 		if i > 0 {
 			prev := b.lines[i-1]
 			indented := l.x0 > left+0.6*B && l.x0 < left+4*B
+			// A hanging indent (list items, wrapped bullets) continues the
+			// item: the line after a bullet line, or lines aligned with it.
+			hanging := bulletRe.MatchString(prev.text()) && l.x0 > prev.x0+0.3*B ||
+				l.x0 > prev.x0+0.6*B && i+1 < len(b.lines) && abs(b.lines[i+1].x0-l.x0) < 1 ||
+				abs(l.x0-prev.x0) < 1 && prev.x0 > left+0.6*B
+			if hanging {
+				indented = false
+			}
 			outdented := prev.x0 > left+0.6*B && l.x0 <= left+0.3*B
 			gap := l.y0-prev.y1 > 0.6*B
 			short := prev.x1 < right-2.5*B
 			sizeJump := abs(l.size-prev.size) > 0.15*B
 			if a.inRefs {
-				start = outdented || gap || refStartRe.MatchString(txt) || (short && l.x0 <= left+0.3*B && !indented)
+				atLeft := l.x0 <= left+0.3*B
+				start = outdented || gap || refStartRe.MatchString(txt) || (atLeft && (short || authorStartRe.MatchString(txt)))
 			} else {
-				start = indented || gap || short || sizeJump
+				start = indented || gap || short || sizeJump || bulletRe.MatchString(txt)
 			}
 		}
 		if !start && isCaps(txt) && len(strings.Fields(txt)) >= 2 && !isCaps(b.lines[i-1].text()) {
@@ -135,6 +153,16 @@ func (a *assembler) continues(txt string) bool {
 // and how many of the block's following lines the heading took (a title in
 // capitals wrapped over lines).
 func (a *assembler) tryHeading(l line, txt string, b block, i int, right float64, firstPage bool) (bool, int) {
+	B := a.body
+	lines := []string{txt}
+	for j := i + 1; isCaps(txt) && j < len(b.lines) && j <= i+2 && mostlyCaps(b.lines[j].text()) && b.lines[j].y0-b.lines[j-1].y1 < 0.6*B; j++ {
+		lines = append(lines, b.lines[j].text())
+	}
+	if len(lines) > 1 {
+		txt = strings.Join(lines, " ")
+		l.x1 = b.lines[i+len(lines)-1].x1
+		i += len(lines) - 1
+	}
 	words := strings.Fields(txt)
 	if len(txt) > 100 || len(words) > 14 || !hasLetter(txt) {
 		return false, 0
@@ -143,7 +171,6 @@ func (a *assembler) tryHeading(l line, txt string, b block, i int, right float64
 	if strings.ContainsRune(",;", last) {
 		return false, 0
 	}
-	B := a.body
 	alone := i == len(b.lines)-1 || l.x1 < right-3*B || b.lines[i+1].x0 > l.x0+0.6*B ||
 		b.lines[i+1].y0-l.y1 > 0.6*B || abs(b.lines[i+1].size-l.size) > 0.15*B
 	if !alone && !isCaps(txt) {
@@ -153,13 +180,17 @@ func (a *assembler) tryHeading(l line, txt string, b block, i int, right float64
 	switch m := numberedRe.FindStringSubmatch(txt); {
 	case firstPage && l.size >= 1.4*B && l.size >= a.titleSize-0.5 && !a.hasTitle():
 		level = 1
-	case m != nil && startsUpper(m[3]) && last != '.' && hasLetter(m[3]) && len(m[3]) > 1 && !longNumberRe.MatchString(m[3]):
+	case appendixRe.MatchString(txt):
+		level = 2
+	case m != nil && startsUpper(m[3]) && (last != '.' || isCaps(m[3])) && titleWordRe.MatchString(m[3]) && !longNumberRe.MatchString(m[3]):
 		level = 2 + strings.Count(m[1], ".")
 		switch {
 		case isRoman(m[1]):
 			a.roman = true
 		case a.roman && len(m[1]) == 1 && m[1][0] >= 'A' && m[1][0] <= 'Z':
 			level = 3
+		case a.roman && m[1][0] >= '0' && m[1][0] <= '9':
+			level = 4 // REVTeX's third level: "1." under "A." under "I."
 		}
 	case l.size >= 1.15*B && last != '.':
 		level = 2
@@ -174,11 +205,7 @@ func (a *assembler) tryHeading(l line, txt string, b block, i int, right float64
 		title = m[3]
 	}
 	a.inRefs = refsRe.MatchString(strings.TrimSpace(title))
-	lines := []string{txt}
-	for j := i + 1; isCaps(txt) && j < len(b.lines) && j <= i+2 && isCaps(b.lines[j].text()) && b.lines[j].y0-b.lines[j-1].y1 < 0.6*B; j++ {
-		lines = append(lines, b.lines[j].text())
-	}
-	a.paras = append(a.paras, para{kind: kindHeading, level: level, lines: lines})
+	a.paras = append(a.paras, para{kind: kindHeading, level: level, lines: []string{txt}})
 	return true, len(lines) - 1
 }
 
@@ -238,6 +265,21 @@ func isCaps(s string) bool {
 		}
 	}
 	return letters >= 4 && up*10 >= letters*9
+}
+
+// mostlyCaps is the looser test for the wrapped lines of a heading in
+// capitals (\lowercase{} words happen).
+func mostlyCaps(s string) bool {
+	up, letters := 0, 0
+	for _, r := range s {
+		if unicode.IsLetter(r) {
+			letters++
+			if unicode.IsUpper(r) {
+				up++
+			}
+		}
+	}
+	return letters >= 2 && up*4 >= letters*3
 }
 
 func isRoman(s string) bool {

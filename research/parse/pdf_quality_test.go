@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"strings"
 	"testing"
 	"time"
 )
@@ -64,6 +65,9 @@ func TestPDFQuality(t *testing.T) {
 			}
 			if len(q.missing) > 0 {
 				t.Errorf("sections not found as headings: %q", q.missing)
+			}
+			if s.name == "mnras guide" && !strings.Contains(doc.Markdown, "## REFERENCES\n\n- Author A. N., 2013, Journal of Improbable Astronomy, 1, 1\n\n- Jones C. D., 2015,") {
+				t.Error("the reference list is not one item per reference")
 			}
 			if q.paras < raw.paras+0.2 {
 				t.Errorf("paragraph order %.3f not clearly better than pdftotext -raw's %.3f", q.paras, raw.paras)

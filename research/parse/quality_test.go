@@ -23,6 +23,7 @@ var samples = []sample{
 	{"aastex sample631", texdoc + "aastex/sample631.pdf", texdoc + "aastex/sample631.tex.gz", false},
 	{"mnras guide", texdoc + "mnras/mnras_guide.pdf", texdoc + "mnras/mnras_guide.tex.gz", true},
 	{"revtex apsguide", texdoc + "revtex/aps/apsguide4-2.pdf", texdoc + "revtex/aps/apsguide4-2.tex.gz", true},
+	{"revtex apssamp", texdoc + "revtex/sample/aps/apssamp.pdf", texdoc + "revtex/sample/aps/apssamp.tex.gz", true},
 }
 
 func readGz(path string) (string, error) {
@@ -51,7 +52,8 @@ var (
 	texDropEnvRe = regexp.MustCompile(`(?s)\\begin\{(verbatim|equation\*?|align\*?|eqnarray\*?|displaymath|gather\*?|multline\*?|lstlisting)\}.*?\\end\{(verbatim|equation\*?|align\*?|eqnarray\*?|displaymath|gather\*?|multline\*?|lstlisting)\}`)
 	texMathRe    = regexp.MustCompile(`(?s)\$\$.*?\$\$|\$[^$]*\$|\\\[.*?\\\]|\\\(.*?\\\)`)
 	texVerbRe    = regexp.MustCompile(`\\verb\*?(.)[^\n]*?(?:\\verb)?`)
-	texArgCmdRe  = regexp.MustCompile(`\\(label|ref|eqref|autoref|cref|cite[a-z]*|bibliography|bibliographystyle|includegraphics|usepackage|input|include|begin|end|hspace\*?|vspace\*?|url|href|newcommand|renewcommand|documentclass|doi|email|orcid|affiliation|altaffiliation|software|facility|graphicspath|setlength|plotone|plottwo|fig|figurenum|tablenum|nolinenumbers|linenumbers|startlongtable)(\[[^\]]*\])*\{[^{}]*\}`)
+	texArgCmdRe  = regexp.MustCompile(`\\(label|ref|pageref|eqref|autoref|cref|[a-z]*cite[a-z]*|bibliography|bibliographystyle|includegraphics|usepackage|input|include|begin|end|hspace\*?|vspace\*?|url|href|newcommand|renewcommand|documentclass|doi|email|orcid|affiliation|altaffiliation|software|facility|graphicspath|setlength|plotone|plottwo|fig|figurenum|tablenum|nolinenumbers|linenumbers|startlongtable)(\[[^\]]*\])*\{[^{}]*\}`)
+	texTeXRe     = regexp.MustCompile(`(\pL)\\TeX\b\\?`)
 	texBeginRe   = regexp.MustCompile(`\\begin\{[^{}]*\}(\[[^\]]*\])?(\{[^{}]*\})?`)
 	texOptRe     = regexp.MustCompile(`\\[A-Za-z]+\*?\[[^\]]*\]`)
 	texDimenRe   = regexp.MustCompile(`[0-9.]+(pt|em|ex|cm|mm|in|bp)\b`)
@@ -82,6 +84,7 @@ func loadTruth(path string) (truth, error) {
 			t.sections = append(t.sections, w)
 		}
 	}
+	src = texTeXRe.ReplaceAllString(src, "${1}TEX") // REV\TeX, Bib\TeX: one word in print
 	src = texVerbRe.ReplaceAllString(src, " ")
 	src = texBeginRe.ReplaceAllString(src, " ")
 	src = texOptRe.ReplaceAllString(src, " ")

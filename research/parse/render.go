@@ -30,7 +30,11 @@ func layoutMarkdown(pages []page) string {
 		if len(p.lines) == 0 {
 			continue
 		}
-		txt := escapeMarkdown(joinLines(p.lines, hy))
+		raw := joinLines(p.lines, hy)
+		txt := escapeMarkdown(raw)
+		if p.kind == kindReference {
+			txt = linkIdentifiers(raw)
+		}
 		if txt == "" {
 			continue
 		}
@@ -40,6 +44,10 @@ func layoutMarkdown(pages []page) string {
 		case kindReference, kindList:
 			out.WriteString("- " + txt)
 		default:
+			if rest, ok := strings.CutPrefix(txt, "• "); ok {
+				out.WriteString("- " + rest) // a bulleted item
+				break
+			}
 			out.WriteString(escapeLineStart(txt))
 		}
 		out.WriteString("\n\n")
@@ -132,4 +140,27 @@ func escapeLineStart(s string) string {
 		return `\` + s
 	}
 	return blockStartRe.ReplaceAllString(s, `$1\$2$3`)
+}
+
+// identifierRe finds DOIs and arXiv ids in a reference.
+var identifierRe = regexp.MustCompile(`(?i)\b(?:doi:\s?|https?://(?:dx\.)?doi\.org/)?(10\.[0-9]{4,9}/[^\s"<>]+[^\s"<>.,;)\]])|\barXiv:\s?([0-9]{4}\.[0-9]{4,5}(?:v[0-9]+)?|[a-z-]+(?:\.[A-Z]{2})?/[0-9]{7})`)
+
+// linkIdentifiers escapes a reference and links its DOIs (doi.org) and
+// arXiv ids (arxiv.org/abs).
+func linkIdentifiers(s string) string {
+	var b strings.Builder
+	last := 0
+	for _, m := range identifierRe.FindAllStringSubmatchIndex(s, -1) {
+		b.WriteString(escapeMarkdown(s[last:m[0]]))
+		target := ""
+		if m[2] >= 0 {
+			target = "https://doi.org/" + s[m[2]:m[3]]
+		} else {
+			target = "https://arxiv.org/abs/" + s[m[4]:m[5]]
+		}
+		b.WriteString("[" + escapeMarkdown(s[m[0]:m[1]]) + "](<" + strings.NewReplacer("<", "%3C", ">", "%3E", " ", "%20").Replace(target) + ">)")
+		last = m[1]
+	}
+	b.WriteString(escapeMarkdown(s[last:]))
+	return b.String()
 }

@@ -24,3 +24,15 @@ func TestSectionsAndSlice(t *testing.T) {
 		t.Errorf("Slice all = %d", next)
 	}
 }
+
+func TestLinkIdentifiers(t *testing.T) {
+	for in, want := range map[string]string{
+		"Smith A., 2020, ApJ, 900, 1, doi:10.3847/1538-4357/abc123.":   "Smith A., 2020, ApJ, 900, 1, [doi:10.3847/1538-4357/abc123](<https://doi.org/10.3847/1538-4357/abc123>).",
+		"Jones B., 2021, arXiv:2101.01234 [astro-ph]":                  "Jones B., 2021, [arXiv:2101.01234](<https://arxiv.org/abs/2101.01234>) \\[astro-ph\\]",
+		"Old C., 1999, astro-ph/9901001, https://doi.org/10.1086/30_7": "Old C., 1999, astro-ph/9901001, [https://doi.org/10.1086/30\\_7](<https://doi.org/10.1086/30_7>)",
+	} {
+		if got := linkIdentifiers(in); got != want {
+			t.Errorf("linkIdentifiers(%q)\n got %q\nwant %q", in, got, want)
+		}
+	}
+}
