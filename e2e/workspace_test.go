@@ -115,6 +115,21 @@ func TestBrowserWorkspaceFlows(t *testing.T) {
 		checkA11y(t, ctx, page+" (dark)")
 	}
 
+	// Without JavaScript the question form posts, waits for the turn and
+	// shows the finished timeline.
+	do(t, ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: true})
+		return err
+	}))
+	do(t, ctx, chromedp.Navigate(a.URL+"/research/"+sessionA))
+	fake.Enqueue(llmtest.Text("Answered ", "without a script.").WithDelay(300*time.Millisecond, 100*time.Millisecond))
+	do(t, ctx, chromedp.SendKeys(chromedp.CSS(`#question`), "And without JavaScript?"))
+	navigateBy(t, ctx, chromedp.Click(chromedp.CSS(`#ask-button`)))
+	noJS, err := chromedp.Run(ctx, chromedp.Evaluate[string](`[...document.querySelectorAll('#timeline [data-testid="answer"]')].pop().textContent.trim()`))
+	if err != nil || noJS != "Answered without a script." {
+		t.Fatalf("after the plain post the last answer is %q (%v)", noJS, err)
+	}
+
 	if bad := console.problems(); len(bad) > 0 {
 		t.Errorf("the pages reported %d console problem(s), first: %s", len(bad), bad[0])
 	}

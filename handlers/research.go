@@ -296,6 +296,9 @@ func (s *Server) researchAsk(c echo.Context) error {
 	question := c.FormValue("question")
 	thinking := form.Thinking
 	coordinator := c.FormValue("coordinator") == "on"
+	// Subscribed before the turn starts, so that its end cannot be missed.
+	sub, unsubscribe := s.plainSubscribe(c, a.ID)
+	defer unsubscribe()
 	_, err = s.agent.StartTurn(c.Request().Context(), currentUser(c).ID, a.ID,
 		agent.TurnRequest{Question: question, Thinking: &thinking, Coordinator: coordinator})
 	if err != nil {
@@ -315,6 +318,9 @@ func (s *Server) researchAsk(c echo.Context) error {
 	}
 	if isHTMX(c) {
 		return s.render(c, http.StatusOK, views.QuestionFormView(form))
+	}
+	if awaitTurnEnd(c.Request().Context(), sub) {
+		s.flash(c, stillRunningNote)
 	}
 	return s.redirect(c, "/research/"+a.ID)
 }
@@ -374,6 +380,8 @@ func (s *Server) researchAnswer(c echo.Context) error {
 		return s.formRefused(c, a.ID, "The answer is longer than 20000 characters.")
 	}
 	card := &views.AskCard{ID: askDOMID(qid), State: views.CardSent, Answer: answer}
+	sub, unsubscribe := s.plainSubscribe(c, a.ID)
+	defer unsubscribe()
 	err = s.agent.Answer(c.Request().Context(), currentUser(c).ID, a.ID, qid, answer)
 	switch {
 	case errors.Is(err, agent.ErrNoSuchRequest):
@@ -381,7 +389,7 @@ func (s *Server) researchAnswer(c echo.Context) error {
 	case err != nil:
 		return agentError(err)
 	}
-	return s.cardReply(c, a.ID, views.AskCardBody(card), card.Error, "Answer sent.")
+	return s.cardReply(c, a.ID, sub, views.AskCardBody(card), card.Error, "Answer sent.")
 }
 
 // researchPermission is POST /research/{id}/permissions: the decision on a
@@ -393,6 +401,8 @@ func (s *Server) researchPermission(c echo.Context) error {
 	}
 	rid, decision := c.FormValue("request_id"), c.FormValue("decision")
 	card := &views.PermissionCard{ID: permissionDOMID(rid), State: views.CardSent, Decision: decision}
+	sub, unsubscribe := s.plainSubscribe(c, a.ID)
+	defer unsubscribe()
 	err = s.agent.Decide(c.Request().Context(), currentUser(c).ID, a.ID, rid, decision)
 	var ie *agent.InputError
 	switch {
@@ -403,7 +413,7 @@ func (s *Server) researchPermission(c echo.Context) error {
 	case err != nil:
 		return agentError(err)
 	}
-	return s.cardReply(c, a.ID, views.PermissionCardBody(card), card.Error, "Decision sent.")
+	return s.cardReply(c, a.ID, sub, views.PermissionCardBody(card), card.Error, "Decision sent.")
 }
 
 // formRefused answers a card form whose input is invalid: 400 for htmx
@@ -417,15 +427,30 @@ func (s *Server) formRefused(c echo.Context, session, msg string) error {
 	return s.redirect(c, "/research/"+session)
 }
 
+// plainSubscribe subscribes a plain (non-htmx) form to the session's
+// events, so that it can wait for the turn it starts or resumes; htmx
+// requests need none (nil). unsubscribe ends it.
+func (s *Server) plainSubscribe(c echo.Context, session string) (sub *agent.Subscription, unsubscribe func()) {
+	if isHTMX(c) {
+		return nil, func() {}
+	}
+	sub = s.events.Broker().Subscribe(session)
+	return sub, func() { s.events.Broker().Unsubscribe(sub) }
+}
+
 // cardReply answers a card form: the card's body for htmx (swapped into
-// the card), else a status message and a redirect to the session page.
-func (s *Server) cardReply(c echo.Context, session string, body templ.Component, errMsg, okMsg string) error {
+// the card), else — once the resumed turn has ended, or needs the user
+// again — a status message and a redirect to the session page.
+func (s *Server) cardReply(c echo.Context, session string, sub *agent.Subscription, body templ.Component, errMsg, okMsg string) error {
 	if isHTMX(c) {
 		return s.render(c, http.StatusOK, body)
 	}
-	if errMsg != "" {
+	switch {
+	case errMsg != "":
 		s.flash(c, errMsg)
-	} else {
+	case awaitTurnEnd(c.Request().Context(), sub):
+		s.flash(c, okMsg+" "+stillRunningNote)
+	default:
 		s.flash(c, okMsg)
 	}
 	return s.redirect(c, "/research/"+session)

@@ -330,7 +330,7 @@ func ResearchSession(p ResearchSessionPage) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 28, "<noscript><p class=\"help\">Without JavaScript the timeline does not update by itself: reload the page to follow a running turn.</p></noscript>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 28, "<noscript><p class=\"help\">Without JavaScript, Ask waits for the answer (up to about half a minute) and shows it; reload the page to follow a longer turn.</p></noscript>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
