@@ -124,7 +124,9 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	lib := library.New(st, adsClient, arxivClient)
 	downloads := library.NewDownloader(st, web, adsClient, library.DownloadOptions{DataDir: cfg.DataDir, ArxivPDFURL: cfg.ArxivPDFURL})
 	parser := parse.NewService(st, cfg.DataDir,
-		&parse.ArxivHTMLEngine{Web: web, HTMLURL: cfg.ArxivHTMLURL, Ar5ivURL: cfg.Ar5ivURL}, &parse.PDFEngine{})
+		&parse.ArxivHTMLEngine{Web: web, HTMLURL: cfg.ArxivHTMLURL, Ar5ivURL: cfg.Ar5ivURL},
+		&parse.GrobidEngine{Web: web, URL: cfg.GrobidURL}, // only when GROBID_URL is set
+		&parse.PDFEngine{})
 	mem := memory.New(st, cfg.DataDir)
 	metrics := agent.NewMetrics()
 	rt, events, model, sandbox, err := newRuntime(ctx, cfg, st, agent.ToolDeps{Targets: targets, Papers: papers, Library: lib,
