@@ -1,0 +1,229 @@
+package rag
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/jmoiron/sqlx"
+)
+
+// Indexing runs in two phases, each resumable:
+//
+//	queued → chunking → embedding → indexed     (failed from any phase)
+//
+// Chunking replaces a paper's passages (and their FTS rows) in one
+// transaction, so keyword search sees either the old or the new passages.
+// Embedding then adds vectors batch by batch, marking each passage as it
+// goes; after a restart it continues with the passages still unmarked.
+// Without an embedding model a paper goes straight to indexed.
+
+// document is a rag_documents row.
+type document struct {
+	PaperID    int64  `db:"paper_id"`
+	Status     string `db:"status"`
+	Hash       string `db:"md_sha256"`
+	Chunks     int    `db:"chunks"`
+	Embedded   int    `db:"embedded"`
+	EmbedModel string `db:"embed_model"`
+}
+
+// Enqueue puts a paper in the indexing queue (persisted) and wakes the
+// worker. A paper already waiting stays where it is in the queue.
+func (s *Service) Enqueue(ctx context.Context, paperID int64) error {
+	now := s.st.Now()
+	_, err := s.st.Writer().ExecContext(ctx, `INSERT INTO rag_documents (paper_id, status, queued_at, updated_at)
+		VALUES (?, 'queued', ?, ?)
+		ON CONFLICT (paper_id) DO UPDATE SET status = 'queued', error = '', queued_at = excluded.queued_at, updated_at = excluded.updated_at
+		WHERE rag_documents.status NOT IN ('queued', 'chunking')`, paperID, now, now)
+	if err != nil {
+		return fmt.Errorf("rag: enqueue paper %d: %w", paperID, err)
+	}
+	s.notify()
+	return nil
+}
+
+func (s *Service) notify() {
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+}
+
+// IndexPaper indexes markdown as the current text of paperID, now: it cuts
+// it into passages, replaces the paper's passages, and embeds them when an
+// embedding model is configured. Markdown with the hash already indexed is
+// not cut again (only missing vectors are added). Offsets of the passages
+// are byte offsets into markdown.
+func (s *Service) IndexPaper(ctx context.Context, paperID int64, markdown string) error {
+	sum := sha256.Sum256([]byte(markdown))
+	hash := hex.EncodeToString(sum[:])
+	doc, err := s.document(ctx, paperID)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return err
+	}
+	if err != nil || doc.Hash != hash || doc.Status == "queued" || doc.Status == "chunking" || doc.Status == "failed" && doc.Chunks == 0 {
+		if err := s.replaceChunks(ctx, paperID, hash, ChunkMarkdown(markdown, s.opt.Chunk)); err != nil {
+			s.fail(ctx, paperID, err)
+			return err
+		}
+	}
+	if err := s.embedPending(ctx, paperID); err != nil {
+		s.fail(ctx, paperID, err)
+		return err
+	}
+	return nil
+}
+
+func (s *Service) document(ctx context.Context, paperID int64) (document, error) {
+	var d document
+	err := s.st.Reader().GetContext(ctx, &d, `SELECT paper_id, status, md_sha256, chunks, embedded, embed_model
+		FROM rag_documents WHERE paper_id = ?`, paperID)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return d, fmt.Errorf("rag: read index state of paper %d: %w", paperID, err)
+	}
+	return d, err
+}
+
+// replaceChunks swaps the paper's passages for chunks in one transaction.
+func (s *Service) replaceChunks(ctx context.Context, paperID int64, hash string, chunks []Chunk) error {
+	status := "indexed"
+	if s.opt.Embedder != nil && len(chunks) > 0 {
+		status = "embedding"
+	}
+	return s.st.Tx(ctx, func(tx *sqlx.Tx) error {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM rag_chunks WHERE paper_id = ?`, paperID); err != nil {
+			return fmt.Errorf("rag: delete passages of paper %d: %w", paperID, err)
+		}
+		stmt, err := tx.PreparexContext(ctx, `INSERT INTO rag_chunks (paper_id, seq, section_path, start_byte, end_byte, text)
+			VALUES (?, ?, ?, ?, ?, ?)`)
+		if err != nil {
+			return fmt.Errorf("rag: prepare passage insert: %w", err)
+		}
+		defer stmt.Close()
+		for _, c := range chunks {
+			if _, err := stmt.ExecContext(ctx, paperID, c.Seq, c.SectionPath, c.Start, c.End, c.Text); err != nil {
+				return fmt.Errorf("rag: insert passage %d of paper %d: %w", c.Seq, paperID, err)
+			}
+		}
+		now := s.st.Now()
+		_, err = tx.ExecContext(ctx, `INSERT INTO rag_documents (paper_id, status, md_sha256, chunks, embedded, embed_model, error, queued_at, updated_at)
+			VALUES (?, ?, ?, ?, 0, '', '', ?, ?)
+			ON CONFLICT (paper_id) DO UPDATE SET status = excluded.status, md_sha256 = excluded.md_sha256,
+				chunks = excluded.chunks, embedded = 0, embed_model = '', error = '', updated_at = excluded.updated_at`,
+			paperID, status, hash, len(chunks), now, now)
+		if err != nil {
+			return fmt.Errorf("rag: record index state of paper %d: %w", paperID, err)
+		}
+		return nil
+	})
+}
+
+// pendingChunk is a passage still without a vector.
+type pendingChunk struct {
+	ID          int64  `db:"id"`
+	SectionPath string `db:"section_path"`
+	Text        string `db:"text"`
+}
+
+// embedPending adds vectors for the paper's passages that lack one, a batch
+// per transaction, then marks the paper indexed.
+func (s *Service) embedPending(ctx context.Context, paperID int64) error {
+	if s.opt.Embedder == nil {
+		return s.markIndexed(ctx, paperID)
+	}
+	for {
+		var batch []pendingChunk
+		err := s.st.Reader().SelectContext(ctx, &batch, `SELECT id, section_path, text FROM rag_chunks
+			WHERE paper_id = ? AND embedded = 0 ORDER BY seq LIMIT ?`, paperID, s.opt.BatchSize)
+		if err != nil {
+			return fmt.Errorf("rag: passages to embed of paper %d: %w", paperID, err)
+		}
+		if len(batch) == 0 {
+			return s.markIndexed(ctx, paperID)
+		}
+		inputs := make([]string, len(batch))
+		for i, c := range batch {
+			inputs[i] = embedInput(c.SectionPath, c.Text)
+		}
+		vecs, err := s.opt.Embedder.Embed(ctx, inputs)
+		if err != nil {
+			return fmt.Errorf("rag: embed passages of paper %d: %w", paperID, err)
+		}
+		if len(vecs) != len(batch) {
+			return fmt.Errorf("rag: embed passages of paper %d: %d vectors for %d passages", paperID, len(vecs), len(batch))
+		}
+		if err := s.storeVectors(ctx, paperID, batch, vecs); err != nil {
+			return err
+		}
+	}
+}
+
+// embedInput is what gets embedded for a passage: its section path gives
+// the vector the context a reader has.
+func embedInput(path, text string) string {
+	if path == "" {
+		return text
+	}
+	return path + "\n\n" + text
+}
+
+func (s *Service) storeVectors(ctx context.Context, paperID int64, batch []pendingChunk, vecs [][]float32) error {
+	return s.st.Tx(ctx, func(tx *sqlx.Tx) error {
+		if err := ensureVectorTable(ctx, tx, len(vecs[0])); err != nil {
+			return err
+		}
+		for i, c := range batch {
+			if len(vecs[i]) != len(vecs[0]) {
+				return fmt.Errorf("rag: embeddings of mixed dimension (%d and %d)", len(vecs[i]), len(vecs[0]))
+			}
+			if _, err := tx.ExecContext(ctx, `INSERT INTO rag_vectors (rowid, paper_id, embedding) VALUES (?, ?, ?)`,
+				c.ID, paperID, vectorBlob(vecs[i])); err != nil {
+				return fmt.Errorf("rag: store vector of passage %d: %w", c.ID, err)
+			}
+			if _, err := tx.ExecContext(ctx, `UPDATE rag_chunks SET embedded = 1 WHERE id = ?`, c.ID); err != nil {
+				return fmt.Errorf("rag: mark passage %d embedded: %w", c.ID, err)
+			}
+		}
+		_, err := tx.ExecContext(ctx, `UPDATE rag_documents SET embedded = embedded + ?, updated_at = ? WHERE paper_id = ?`,
+			len(batch), s.st.Now(), paperID)
+		if err != nil {
+			return fmt.Errorf("rag: record embedding progress of paper %d: %w", paperID, err)
+		}
+		return nil
+	})
+}
+
+func (s *Service) markIndexed(ctx context.Context, paperID int64) error {
+	_, err := s.st.Writer().ExecContext(ctx, `UPDATE rag_documents SET status = 'indexed', error = '', embed_model = ?, updated_at = ?
+		WHERE paper_id = ?`, s.opt.EmbedModel, s.st.Now(), paperID)
+	if err != nil {
+		return fmt.Errorf("rag: mark paper %d indexed: %w", paperID, err)
+	}
+	return nil
+}
+
+// fail records why indexing a paper stopped. Passages already stored stay
+// searchable by keyword. A cancelled context is not a failure: the paper
+// resumes at the next start.
+func (s *Service) fail(ctx context.Context, paperID int64, cause error) {
+	if ctx.Err() != nil {
+		return
+	}
+	msg := cause.Error()
+	if len(msg) > 500 {
+		msg = strings.ToValidUTF8(msg[:500], "")
+	}
+	_, err := s.st.Writer().ExecContext(ctx, `INSERT INTO rag_documents (paper_id, status, error, queued_at, updated_at)
+		VALUES (?, 'failed', ?, ?, ?)
+		ON CONFLICT (paper_id) DO UPDATE SET status = 'failed', error = excluded.error, updated_at = excluded.updated_at`,
+		paperID, msg, s.st.Now(), s.st.Now())
+	if err != nil {
+		s.log.Warn("rag: record indexing failure", "paper", paperID, "err", err)
+	}
+	s.log.Warn("rag: indexing failed", "paper", paperID, "err", cause)
+}

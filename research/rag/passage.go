@@ -1,0 +1,46 @@
+package rag
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"strconv"
+
+	"github.com/astroresearch/astroresearch/store"
+)
+
+// Passage is one indexed chunk of a paper's Markdown: Text is
+// markdown[Start:End] (byte offsets) of the Markdown it was cut from.
+type Passage struct {
+	ID          int64  `db:"id" json:"id"`
+	PaperID     int64  `db:"paper_id" json:"paper_id"`
+	SectionPath string `db:"section_path" json:"section_path"`
+	Start       int    `db:"start_byte" json:"start"`
+	End         int    `db:"end_byte" json:"end"`
+	Text        string `db:"text" json:"text"`
+}
+
+// Passage returns one passage by id; an error wrapping store.ErrNotFound
+// when there is none (for example after the paper was re-indexed).
+func (s *Service) Passage(ctx context.Context, chunkID int64) (Passage, error) {
+	var p Passage
+	err := s.st.Reader().GetContext(ctx, &p, `SELECT id, paper_id, section_path, start_byte, end_byte, text
+		FROM rag_chunks WHERE id = ?`, chunkID)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Passage{}, fmt.Errorf("rag: passage %d: %w", chunkID, store.ErrNotFound)
+	}
+	if err != nil {
+		return Passage{}, fmt.Errorf("rag: passage %d: %w", chunkID, err)
+	}
+	return p, nil
+}
+
+// PassageURL is the reader link that opens paperID scrolled to and
+// highlighting passage chunkID (under basePath, the BASE_PATH prefix).
+func PassageURL(basePath string, paperID, chunkID int64) string {
+	id := strconv.FormatInt(chunkID, 10)
+	return basePath + "/library/" + strconv.FormatInt(paperID, 10) + "/read?" +
+		url.Values{"passage": {id}}.Encode() + "#passage-" + id
+}

@@ -1,0 +1,308 @@
+package rag
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/jmoiron/sqlx"
+)
+
+// Filter narrows retrieval to some papers of the library; zero fields do
+// not filter. Fields combine with AND.
+type Filter struct {
+	PaperIDs []int64
+	Tag      string
+	Year     int
+}
+
+func (f Filter) empty() bool { return len(f.PaperIDs) == 0 && f.Tag == "" && f.Year == 0 }
+
+// papersCond is the SQL condition on papers alias p for f, with its args.
+func (f Filter) papersCond() (string, []any) {
+	var where []string
+	var args []any
+	if len(f.PaperIDs) > 0 {
+		where = append(where, "p.id IN ("+placeholders(len(f.PaperIDs))+")")
+		for _, id := range f.PaperIDs {
+			args = append(args, id)
+		}
+	}
+	if f.Tag != "" {
+		where, args = append(where, "EXISTS (SELECT 1 FROM paper_tags t WHERE t.paper_id = p.id AND t.tag = ?)"), append(args, f.Tag)
+	}
+	if f.Year != 0 {
+		where, args = append(where, "p.year = ?"), append(args, f.Year)
+	}
+	if len(where) == 0 {
+		return "1", nil
+	}
+	return strings.Join(where, " AND "), args
+}
+
+func placeholders(n int) string { return strings.TrimSuffix(strings.Repeat("?,", n), ",") }
+
+// Query is a retrieval request.
+type Query struct {
+	Text string
+	Filter
+	// Limit is how many passages to return; 6 when zero, at most 50.
+	Limit int
+}
+
+// Mode says how passages were retrieved.
+type Mode string
+
+// Retrieval modes.
+const (
+	// ModeHybrid fuses BM25 and vector rankings.
+	ModeHybrid Mode = "hybrid"
+	// ModeKeyword is BM25 alone (no embedding model, or none usable).
+	ModeKeyword Mode = "keyword"
+)
+
+// Hit is a retrieved passage with its paper and how it was found.
+type Hit struct {
+	Passage
+	Title string `db:"title" json:"title"`
+	Year  *int   `db:"year" json:"year,omitempty"`
+	// Score is the reciprocal-rank-fusion score (higher is better).
+	Score float64 `db:"-" json:"score"`
+	// KeywordRank and VectorRank are 1-based ranks in each list (0: not in it).
+	KeywordRank int `db:"-" json:"keyword_rank,omitempty"`
+	VectorRank  int `db:"-" json:"vector_rank,omitempty"`
+	// Similarity is the cosine similarity to the question (vector hits).
+	Similarity float64 `db:"-" json:"similarity,omitempty"`
+}
+
+// Results are the passages found for a query, best first.
+type Results struct {
+	Hits []Hit `json:"hits"`
+	Mode Mode  `json:"mode"`
+	// Note explains a keyword-only search ("no embedding model configured", ...).
+	Note string `json:"note,omitempty"`
+}
+
+// candidates is how deep each ranking goes before fusion.
+const candidates = 50
+
+// rrfK is the usual reciprocal rank fusion constant.
+const rrfK = 60
+
+// NoEmbeddingNote is the Note of searches run without an embedding model.
+const NoEmbeddingNote = "keyword search only — no embedding model configured"
+
+// Search retrieves the passages of the library that support q.Text, best
+// first. Only passages that count as supporting are returned: a keyword
+// hit must contain at least half of the question's content words, a
+// vector hit must reach MinSimilarity. Both rankings are fused by
+// reciprocal rank fusion; without an embedding model (or when the
+// embeddings endpoint fails) BM25 alone ranks, and Results.Note says so.
+func (s *Service) Search(ctx context.Context, q Query) (Results, error) {
+	if q.Limit <= 0 {
+		q.Limit = 6
+	}
+	q.Limit = min(q.Limit, candidates)
+	res := Results{Mode: ModeKeyword}
+	kw, err := s.keywordRanking(ctx, q)
+	if err != nil {
+		return res, err
+	}
+	vec, note, err := s.vectorRanking(ctx, q)
+	if err != nil {
+		return res, err
+	}
+	if note != "" {
+		res.Note = note
+	} else {
+		res.Mode = ModeHybrid
+	}
+	fused := fuse(kw, vec)
+	if len(fused) > q.Limit {
+		fused = fused[:q.Limit]
+	}
+	res.Hits, err = s.loadHits(ctx, fused)
+	return res, err
+}
+
+// ranked is one candidate passage of one or both rankings.
+type ranked struct {
+	id                   int64
+	kwRank, vecRank      int
+	similarity, rrfScore float64
+}
+
+// keywordRanking is BM25 over the passages, keeping the supporting ones.
+func (s *Service) keywordRanking(ctx context.Context, q Query) ([]ranked, error) {
+	terms := contentTerms(q.Text)
+	if len(terms) == 0 {
+		return nil, nil
+	}
+	quoted := make([]string, len(terms))
+	for i, t := range terms {
+		quoted[i] = `"` + t + `"`
+	}
+	cond, args := q.Filter.papersCond()
+	var ids []int64
+	err := s.st.Reader().SelectContext(ctx, &ids, `SELECT rag_chunks_fts.rowid FROM rag_chunks_fts
+		JOIN rag_chunks c ON c.id = rag_chunks_fts.rowid JOIN papers p ON p.id = c.paper_id
+		WHERE rag_chunks_fts MATCH ? AND `+cond+`
+		ORDER BY bm25(rag_chunks_fts, 1.0, 0.5) LIMIT ?`,
+		append(append([]any{strings.Join(quoted, " OR ")}, args...), candidates)...)
+	if err != nil {
+		return nil, fmt.Errorf("rag: keyword search: %w", err)
+	}
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	covered, err := s.termCoverage(ctx, ids, quoted)
+	if err != nil {
+		return nil, err
+	}
+	need := (len(terms) + 1) / 2
+	var out []ranked
+	for _, id := range ids {
+		if covered[id] >= need {
+			out = append(out, ranked{id: id, kwRank: len(out) + 1})
+		}
+	}
+	return out, nil
+}
+
+// termCoverage counts, for each of ids, how many of the quoted terms it
+// contains (with the index's stemming).
+func (s *Service) termCoverage(ctx context.Context, ids []int64, quoted []string) (map[int64]int, error) {
+	idArgs := make([]any, len(ids))
+	for i, id := range ids {
+		idArgs[i] = id
+	}
+	covered := make(map[int64]int, len(ids))
+	for _, term := range quoted {
+		var hit []int64
+		err := s.st.Reader().SelectContext(ctx, &hit, `SELECT rowid FROM rag_chunks_fts WHERE rag_chunks_fts MATCH ?
+			AND rowid IN (`+placeholders(len(ids))+`)`, append([]any{term}, idArgs...)...)
+		if err != nil {
+			return nil, fmt.Errorf("rag: keyword coverage: %w", err)
+		}
+		for _, id := range hit {
+			covered[id]++
+		}
+	}
+	return covered, nil
+}
+
+// vectorRanking is the nearest passages to the question's embedding that
+// reach MinSimilarity. A non-empty note means vectors were not used.
+func (s *Service) vectorRanking(ctx context.Context, q Query) ([]ranked, string, error) {
+	if s.opt.Embedder == nil {
+		return nil, NoEmbeddingNote, nil
+	}
+	ready, err := s.vectorsReady(ctx)
+	if err != nil {
+		return nil, "", err
+	}
+	if !ready {
+		return nil, "keyword search only — passage embeddings are still being computed", nil
+	}
+	vecs, err := s.opt.Embedder.Embed(ctx, []string{q.Text})
+	if err != nil || len(vecs) != 1 {
+		if ctx.Err() != nil {
+			return nil, "", ctx.Err()
+		}
+		s.log.Warn("rag: embed question", "err", err)
+		return nil, "keyword search only — the embedding model could not be reached", nil
+	}
+	query := `SELECT rowid, distance FROM rag_vectors WHERE embedding MATCH ? AND k = ?`
+	args := []any{vectorBlob(vecs[0]), candidates}
+	if !q.Filter.empty() {
+		cond, cargs := q.Filter.papersCond()
+		query += ` AND paper_id IN (SELECT p.id FROM papers p WHERE ` + cond + `)`
+		args = append(args, cargs...)
+	}
+	var rows []struct {
+		ID       int64   `db:"rowid"`
+		Distance float64 `db:"distance"`
+	}
+	if err := s.st.Reader().SelectContext(ctx, &rows, query+` ORDER BY distance`, args...); err != nil {
+		return nil, "", fmt.Errorf("rag: vector search: %w", err)
+	}
+	var out []ranked
+	for _, r := range rows {
+		if sim := 1 - r.Distance; sim >= s.opt.MinSimilarity {
+			out = append(out, ranked{id: r.ID, vecRank: len(out) + 1, similarity: sim})
+		}
+	}
+	return out, "", nil
+}
+
+// fuse merges the rankings by reciprocal rank fusion, best first (ties by
+// passage id for a stable order).
+func fuse(kw, vec []ranked) []ranked {
+	byID := map[int64]*ranked{}
+	var order []*ranked
+	add := func(r ranked) *ranked {
+		if p, ok := byID[r.id]; ok {
+			return p
+		}
+		p := &ranked{id: r.id}
+		byID[r.id] = p
+		order = append(order, p)
+		return p
+	}
+	for _, r := range kw {
+		p := add(r)
+		p.kwRank = r.kwRank
+		p.rrfScore += 1 / float64(rrfK+r.kwRank)
+	}
+	for _, r := range vec {
+		p := add(r)
+		p.vecRank, p.similarity = r.vecRank, r.similarity
+		p.rrfScore += 1 / float64(rrfK+r.vecRank)
+	}
+	slices.SortStableFunc(order, func(a, b *ranked) int {
+		switch {
+		case a.rrfScore > b.rrfScore:
+			return -1
+		case a.rrfScore < b.rrfScore:
+			return 1
+		}
+		return int(a.id - b.id)
+	})
+	out := make([]ranked, len(order))
+	for i, p := range order {
+		out[i] = *p
+	}
+	return out
+}
+
+// loadHits reads the passages and their papers, keeping the order of rs.
+func (s *Service) loadHits(ctx context.Context, rs []ranked) ([]Hit, error) {
+	if len(rs) == 0 {
+		return nil, nil
+	}
+	args := make([]any, len(rs))
+	for i, r := range rs {
+		args[i] = r.id
+	}
+	var rows []Hit
+	err := sqlx.SelectContext(ctx, s.st.Reader(), &rows, `SELECT c.id, c.paper_id, c.section_path, c.start_byte, c.end_byte,
+		c.text, p.title, p.year FROM rag_chunks c JOIN papers p ON p.id = c.paper_id WHERE c.id IN (`+placeholders(len(rs))+`)`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("rag: load passages: %w", err)
+	}
+	byID := make(map[int64]Hit, len(rows))
+	for _, h := range rows {
+		byID[h.ID] = h
+	}
+	out := make([]Hit, 0, len(rs))
+	for _, r := range rs {
+		h, ok := byID[r.id]
+		if !ok {
+			continue // re-indexed since it was ranked
+		}
+		h.Score, h.KeywordRank, h.VectorRank, h.Similarity = r.rrfScore, r.kwRank, r.vecRank, r.similarity
+		out = append(out, h)
+	}
+	return out, nil
+}

@@ -1,0 +1,172 @@
+package rag
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Prepare readies the index after migrations: it re-embeds when the
+// embedding model changed, and puts back in the queue what a shutdown
+// interrupted (chunking) or what failed last time (retried once per
+// start).
+func (s *Service) Prepare(ctx context.Context) error {
+	if err := s.reconcileModel(ctx); err != nil {
+		return err
+	}
+	_, err := s.st.Writer().ExecContext(ctx, `UPDATE rag_documents SET status = 'queued', updated_at = ?
+		WHERE status = 'chunking' OR (status = 'failed' AND chunks = 0)`, s.st.Now())
+	if err != nil {
+		return fmt.Errorf("rag: requeue interrupted papers: %w", err)
+	}
+	next := "indexed"
+	if s.opt.Embedder != nil {
+		next = "embedding"
+	}
+	_, err = s.st.Writer().ExecContext(ctx, `UPDATE rag_documents SET status = ?, updated_at = ?
+		WHERE (status = 'failed' AND chunks > 0) OR (status = 'embedding' AND ? = 'indexed')`, next, s.st.Now(), next)
+	if err != nil {
+		return fmt.Errorf("rag: resume embedding: %w", err)
+	}
+	return nil
+}
+
+// Run is the background indexer: it works through queued papers (fetching
+// their Markdown from Source) and papers waiting for vectors, oldest
+// first, until ctx ends. Progress is persisted, so a restart resumes it.
+// Run does not call Prepare.
+func (s *Service) Run(ctx context.Context) {
+	for {
+		id, status, err := s.next(ctx)
+		switch {
+		case ctx.Err() != nil:
+			return
+		case err != nil:
+			s.log.Warn("rag: read indexing queue", "err", err)
+			if !s.sleep(ctx, 5*time.Second) {
+				return
+			}
+			continue
+		case id == 0:
+			if !s.sleep(ctx, time.Minute) {
+				return
+			}
+			continue
+		}
+		if err := s.process(ctx, id, status); err != nil && ctx.Err() == nil {
+			s.log.Warn("rag: index paper", "paper", id, "err", err)
+		}
+	}
+}
+
+// sleep waits for d, a wake-up or the end of ctx (false).
+func (s *Service) sleep(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-s.wake:
+		return true
+	case <-t.C:
+		return true
+	}
+}
+
+// next claims the oldest queued paper (marking it chunking), or else
+// returns the oldest paper waiting for vectors; id 0 when there is none.
+func (s *Service) next(ctx context.Context) (int64, string, error) {
+	var id int64
+	err := s.st.Writer().GetContext(ctx, &id, `UPDATE rag_documents SET status = 'chunking', updated_at = ?
+		WHERE paper_id = (SELECT paper_id FROM rag_documents WHERE status = 'queued' ORDER BY queued_at, paper_id LIMIT 1)
+		RETURNING paper_id`, s.st.Now())
+	if err == nil {
+		return id, "chunking", nil
+	}
+	if !errors.Is(err, sql.ErrNoRows) {
+		return 0, "", fmt.Errorf("rag: claim queued paper: %w", err)
+	}
+	if s.opt.Embedder == nil {
+		return 0, "", nil
+	}
+	err = s.st.Reader().GetContext(ctx, &id, `SELECT paper_id FROM rag_documents WHERE status = 'embedding'
+		ORDER BY queued_at, paper_id LIMIT 1`)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, "", nil
+	}
+	if err != nil {
+		return 0, "", fmt.Errorf("rag: next paper to embed: %w", err)
+	}
+	return id, "embedding", nil
+}
+
+func (s *Service) process(ctx context.Context, paperID int64, status string) error {
+	if status == "embedding" {
+		if err := s.embedPending(ctx, paperID); err != nil {
+			s.fail(ctx, paperID, err)
+			return err
+		}
+		return nil
+	}
+	if s.opt.Source == nil {
+		err := errors.New("rag: no Markdown source configured")
+		s.fail(ctx, paperID, err)
+		return err
+	}
+	md, err := s.opt.Source(ctx, paperID)
+	if err != nil {
+		s.fail(ctx, paperID, err)
+		return err
+	}
+	start := time.Now()
+	if err := s.IndexPaper(ctx, paperID, md); err != nil {
+		return err
+	}
+	s.log.Info("rag: paper indexed", "paper", paperID, "bytes", len(md), "took", time.Since(start).Round(time.Millisecond))
+	return nil
+}
+
+// Progress is the state of the index over the whole library.
+type Progress struct {
+	Queued, Indexing, Indexed, Failed int // papers
+	Passages, Embedded                int // passages, and those with a vector
+	VectorSearch                      bool
+}
+
+// Busy reports whether indexing work is outstanding.
+func (p Progress) Busy() bool {
+	return p.Queued > 0 || p.Indexing > 0
+}
+
+// Progress reports how far indexing has come.
+func (s *Service) Progress(ctx context.Context) (Progress, error) {
+	var rows []struct {
+		Status   string `db:"status"`
+		N        int    `db:"n"`
+		Chunks   int    `db:"chunks"`
+		Embedded int    `db:"embedded"`
+	}
+	err := s.st.Reader().SelectContext(ctx, &rows, `SELECT status, COUNT(*) AS n, COALESCE(SUM(chunks), 0) AS chunks,
+		COALESCE(SUM(embedded), 0) AS embedded FROM rag_documents GROUP BY status`)
+	if err != nil {
+		return Progress{}, fmt.Errorf("rag: indexing progress: %w", err)
+	}
+	p := Progress{VectorSearch: s.VectorSearch()}
+	for _, r := range rows {
+		switch r.Status {
+		case "queued":
+			p.Queued += r.N
+		case "chunking", "embedding":
+			p.Indexing += r.N
+		case "indexed":
+			p.Indexed += r.N
+		case "failed":
+			p.Failed += r.N
+		}
+		p.Passages += r.Chunks
+		p.Embedded += r.Embedded
+	}
+	return p, nil
+}

@@ -1,0 +1,147 @@
+package rag
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"testing"
+)
+
+// runWorker runs svc.Run until the returned stop is called (or ctx ends).
+func runWorker(t *testing.T, ctx context.Context, svc *Service) (stop func()) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		svc.Run(ctx)
+	}()
+	stop = func() {
+		cancel()
+		<-done
+	}
+	t.Cleanup(stop)
+	return stop
+}
+
+func progress(t *testing.T, svc *Service) Progress {
+	t.Helper()
+	p, err := svc.Progress(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestBackgroundIndexingResumes interrupts embedding half-way (a
+// "shutdown"), then starts a new service on the same database: it embeds
+// only the passages still missing a vector.
+func TestBackgroundIndexingResumes(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "db.sqlite")
+	st := openStoreAt(t, path)
+	m87 := addPaper(t, st, "1906.11238", "M87", 2019)
+	md := fixture(t, "m87.md")
+	src := func(ctx context.Context, id int64) (string, error) {
+		if id != m87 {
+			return "", fmt.Errorf("paper %d: %w", id, ErrNoMarkdown)
+		}
+		return md, nil
+	}
+	_, emb, _ := model(t, 16)
+	opts := Options{EmbedModel: emb.Model, Source: src, BatchSize: 2, Chunk: ChunkOptions{MaxTokens: 40}}
+
+	// First run: the "shutdown" happens as the second batch is sent.
+	ctx, shutdown := context.WithCancel(context.Background())
+	first := &countingEmbedder{inner: emb, before: func(call int) {
+		if call == 2 {
+			shutdown()
+		}
+	}}
+	opts.Embedder = first
+	svc1 := New(st, opts)
+	if err := svc1.Prepare(ctx); err != nil {
+		t.Fatal(err)
+	}
+	runWorker(t, ctx, svc1)
+	if err := svc1.Enqueue(ctx, m87); err != nil {
+		t.Fatal(err)
+	}
+	<-ctx.Done()
+	waitFor(t, "the first batch to be stored", func() bool { return progress(t, svc1).Embedded == 2 })
+	p := progress(t, svc1)
+	if p.Indexing != 1 || p.Indexed != 0 || p.Passages < 6 {
+		t.Fatalf("after the interruption: %+v", p)
+	}
+
+	// Second run on the same database.
+	second := &countingEmbedder{inner: emb}
+	opts.Embedder = second
+	svc2 := New(st, opts)
+	if err := svc2.Prepare(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	runWorker(t, context.Background(), svc2)
+	waitFor(t, "indexing to finish", func() bool { return progress(t, svc2).Indexed == 1 })
+	p = progress(t, svc2)
+	if p.Embedded != p.Passages || p.Busy() {
+		t.Fatalf("after resuming: %+v", p)
+	}
+	if _, inputs := second.counts(); inputs != p.Passages-2 {
+		t.Errorf("resumed run embedded %d passages, want the %d missing", inputs, p.Passages-2)
+	}
+	var vectors int
+	if err := st.Reader().GetContext(context.Background(), &vectors, `SELECT COUNT(*) FROM rag_vectors`); err != nil || vectors != p.Passages {
+		t.Errorf("%d vectors, %v; want %d", vectors, err, p.Passages)
+	}
+
+	// A paper without Markdown fails with the reason and does not block the queue.
+	other := addPaper(t, st, "2401.00001", "Unparsed", 2024)
+	if err := svc2.Enqueue(context.Background(), other); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the unparsed paper to fail", func() bool { return progress(t, svc2).Failed == 1 })
+
+	// A new embedding model: everything is embedded again, with its dimension.
+	_, emb32, _ := model(t, 32)
+	emb32.Model = "other-embedder"
+	third := &countingEmbedder{inner: emb32}
+	opts.Embedder, opts.EmbedModel = third, emb32.Model
+	svc3 := New(st, opts)
+	if err := svc3.Prepare(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if p := progress(t, svc3); p.Embedded != 0 || p.Indexing != 1 {
+		t.Fatalf("after the model change: %+v", p)
+	}
+	runWorker(t, context.Background(), svc3)
+	waitFor(t, "re-embedding", func() bool { p := progress(t, svc3); return p.Indexed == 1 && !p.Busy() })
+	if _, inputs := third.counts(); inputs != p.Passages {
+		t.Errorf("new model embedded %d passages, want %d", inputs, p.Passages)
+	}
+	res := search(t, svc3, Query{Text: "black hole mass"})
+	if res.Mode != ModeHybrid || len(res.Hits) == 0 {
+		t.Errorf("search after re-embedding: %+v", res)
+	}
+}
+
+// TestKeywordOnlyWorker indexes from the queue without an embedding model.
+func TestKeywordOnlyWorker(t *testing.T) {
+	st := openStore(t)
+	id := addPaper(t, st, "2105.13549", "Weak lensing", 2022)
+	md := fixture(t, "cosmo.md")
+	svc := New(st, Options{Source: func(context.Context, int64) (string, error) { return md, nil }})
+	if err := svc.Prepare(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	runWorker(t, context.Background(), svc)
+	if err := svc.Enqueue(context.Background(), id); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "indexing", func() bool { return progress(t, svc).Indexed == 1 })
+	if p := progress(t, svc); p.VectorSearch || p.Embedded != 0 || p.Passages == 0 {
+		t.Errorf("progress %+v", p)
+	}
+	if res := search(t, svc, Query{Text: "baryonic feedback"}); len(res.Hits) != 1 {
+		t.Errorf("hits %+v", res.Hits)
+	}
+}
