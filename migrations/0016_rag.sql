@@ -1,9 +1,11 @@
 -- Retrieval over the library (SPEC T12). Each parsed paper's Markdown is cut
 -- into passages (rag_chunks, with [start_byte, end_byte) offsets into that
 -- Markdown), indexed by FTS5 (external content, kept in step by triggers)
--- and, when an embedding model is configured, by vectors in a sqlite-vec
--- vec0 table that the rag package creates at run time once it knows the
--- model's dimension (rag_vectors; see research/rag/vectors.go).
+-- and, when an embedding model is configured, by vectors: the float32
+-- vectors in rag_embeddings (exact cosine rescoring with sqlite-vec's
+-- vec_distance_cosine) and their binary quantisation in a sqlite-vec vec0
+-- table that the rag package creates at run time once it knows the model's
+-- dimension (rag_vectors; see research/rag/vectors.go).
 
 -- One row per paper that is queued for or has been through indexing: the
 -- persisted queue, so indexing resumes after a restart.
@@ -28,11 +30,9 @@ CREATE TABLE rag_chunks (
     start_byte   INTEGER NOT NULL,
     end_byte     INTEGER NOT NULL,
     text         TEXT    NOT NULL,
-    embedded     INTEGER NOT NULL DEFAULT 0, -- 1 once rag_vectors holds its vector
     UNIQUE (paper_id, seq),
     CHECK (0 <= start_byte AND start_byte < end_byte)
 );
-CREATE INDEX rag_chunks_pending ON rag_chunks (paper_id) WHERE embedded = 0;
 
 CREATE VIRTUAL TABLE rag_chunks_fts USING fts5(
     text, section_path,
@@ -45,6 +45,13 @@ END;
 CREATE TRIGGER rag_chunks_fts_ad AFTER DELETE ON rag_chunks BEGIN
     INSERT INTO rag_chunks_fts (rag_chunks_fts, rowid, text, section_path) VALUES ('delete', old.id, old.text, old.section_path);
 END;
+
+-- A passage's embedding (little-endian float32) from the model named in
+-- rag_settings.
+CREATE TABLE rag_embeddings (
+    chunk_id  INTEGER PRIMARY KEY REFERENCES rag_chunks (id) ON DELETE CASCADE,
+    embedding BLOB NOT NULL
+);
 
 -- Settings of the index itself: which embedding model (and dimension) the
 -- vectors in rag_vectors come from.

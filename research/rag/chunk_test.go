@@ -17,14 +17,14 @@ type genDoc struct {
 	paths  []string // path of the section starting at starts[i]
 }
 
-var words = []string{"the", "galaxy", "cluster", "redshift", "$z=0.5$", "Hα", "emission", "jet", "M87", "spectrum",
+var vocab = []string{"the", "galaxy", "cluster", "redshift", "$z=0.5$", "Hα", "emission", "jet", "M87", "spectrum",
 	"über", "flux", "density", "of", "and", "we", "measure", "$\\sigma_8$", "dark", "matter", "halo", "東京", "mass"}
 
 func (g *genDoc) sentence(r *rand.Rand) string {
 	n := 3 + r.IntN(25)
 	ws := make([]string, n)
 	for i := range ws {
-		ws[i] = words[r.IntN(len(words))]
+		ws[i] = vocab[r.IntN(len(vocab))]
 	}
 	return strings.Join(ws, " ") + []string{".", "?", "!", ";"}[r.IntN(4)]
 }
@@ -60,7 +60,7 @@ func generate(r *rand.Rand) genDoc {
 	}
 	for range r.IntN(12) {
 		level := 1 + r.IntN(3)
-		title := fmt.Sprintf("%d %s", r.IntN(9), words[r.IntN(len(words))])
+		title := fmt.Sprintf("%d %s", r.IntN(9), vocab[r.IntN(len(vocab))])
 		for len(stack) >= level {
 			stack = stack[:len(stack)-1]
 		}

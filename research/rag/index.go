@@ -18,8 +18,8 @@ import (
 //
 // Chunking replaces a paper's passages (and their FTS rows) in one
 // transaction, so keyword search sees either the old or the new passages.
-// Embedding then adds vectors batch by batch, marking each passage as it
-// goes; after a restart it continues with the passages still unmarked.
+// Embedding then adds vectors batch by batch; after a restart it continues
+// with the passages that still have none.
 // Without an embedding model a paper goes straight to indexed.
 
 // document is a rag_documents row.
@@ -138,8 +138,9 @@ func (s *Service) embedPending(ctx context.Context, paperID int64) error {
 	}
 	for {
 		var batch []pendingChunk
-		err := s.st.Reader().SelectContext(ctx, &batch, `SELECT id, section_path, text FROM rag_chunks
-			WHERE paper_id = ? AND embedded = 0 ORDER BY seq LIMIT ?`, paperID, s.opt.BatchSize)
+		err := s.st.Reader().SelectContext(ctx, &batch, `SELECT id, section_path, text FROM rag_chunks c
+			WHERE paper_id = ? AND NOT EXISTS (SELECT 1 FROM rag_embeddings e WHERE e.chunk_id = c.id)
+			ORDER BY seq LIMIT ?`, paperID, s.opt.BatchSize)
 		if err != nil {
 			return fmt.Errorf("rag: passages to embed of paper %d: %w", paperID, err)
 		}
@@ -174,19 +175,24 @@ func embedInput(path, text string) string {
 
 func (s *Service) storeVectors(ctx context.Context, paperID int64, batch []pendingChunk, vecs [][]float32) error {
 	return s.st.Tx(ctx, func(tx *sqlx.Tx) error {
-		if err := ensureVectorTable(ctx, tx, len(vecs[0])); err != nil {
+		dim := len(vecs[0])
+		if err := ensureVectorTable(ctx, tx, dim); err != nil {
 			return err
 		}
 		for i, c := range batch {
-			if len(vecs[i]) != len(vecs[0]) {
-				return fmt.Errorf("rag: embeddings of mixed dimension (%d and %d)", len(vecs[i]), len(vecs[0]))
+			if len(vecs[i]) != dim {
+				return fmt.Errorf("rag: embeddings of mixed dimension (%d and %d)", len(vecs[i]), dim)
 			}
-			if _, err := tx.ExecContext(ctx, `INSERT INTO rag_vectors (rowid, paper_id, embedding) VALUES (?, ?, ?)`,
-				c.ID, paperID, vectorBlob(vecs[i])); err != nil {
+			blob := vectorBlob(vecs[i])
+			if _, err := tx.ExecContext(ctx, `INSERT INTO rag_embeddings (chunk_id, embedding) VALUES (?, ?)`, c.ID, blob); err != nil {
 				return fmt.Errorf("rag: store vector of passage %d: %w", c.ID, err)
 			}
-			if _, err := tx.ExecContext(ctx, `UPDATE rag_chunks SET embedded = 1 WHERE id = ?`, c.ID); err != nil {
-				return fmt.Errorf("rag: mark passage %d embedded: %w", c.ID, err)
+			if dim%8 != 0 {
+				continue
+			}
+			if _, err := tx.ExecContext(ctx, `INSERT INTO rag_vectors (rowid, paper_id, embedding) VALUES (?, ?, vec_quantize_binary(?))`,
+				c.ID, paperID, blob); err != nil {
+				return fmt.Errorf("rag: index vector of passage %d: %w", c.ID, err)
 			}
 		}
 		_, err := tx.ExecContext(ctx, `UPDATE rag_documents SET embedded = embedded + ?, updated_at = ? WHERE paper_id = ?`,

@@ -3,6 +3,7 @@ package rag
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -121,7 +122,14 @@ func TestSearchFilters(t *testing.T) {
 }
 
 func TestHybridSearch(t *testing.T) {
-	_, emb, _ := model(t, 64)
+	// 64: binary index + exact re-ranking; 20: not bit-quantisable, exact scan.
+	for _, dim := range []int{64, 20} {
+		t.Run(fmt.Sprint(dim), func(t *testing.T) { testHybridSearch(t, dim) })
+	}
+}
+
+func testHybridSearch(t *testing.T, dim int) {
+	_, emb, _ := model(t, dim)
 	l := newLibrary(t, Options{Embedder: emb, EmbedModel: emb.Model, Chunk: ChunkOptions{MaxTokens: 60}})
 	prog, err := l.svc.Progress(context.Background())
 	if err != nil || prog.Indexed != 2 || prog.Embedded != prog.Passages || prog.Passages < 8 {
@@ -153,7 +161,26 @@ func TestHybridSearch(t *testing.T) {
 	if res := search(t, l.svc, Query{Text: question, Filter: Filter{Tag: "eht", Year: 2019}}); len(res.Hits) == 0 || res.Hits[0].ID != target.ID {
 		t.Errorf("filtered to its paper: %+v", res.Hits)
 	}
-	// A random vector is far from everything (dimension 64): no support.
+	var vectors, bits int
+	if err := l.st.Reader().GetContext(context.Background(), &vectors, `SELECT COUNT(*) FROM rag_embeddings`); err != nil || vectors != prog.Passages {
+		t.Errorf("%d embeddings, %v", vectors, err)
+	}
+	if dim%8 == 0 {
+		if err := l.st.Reader().GetContext(context.Background(), &bits, `SELECT COUNT(*) FROM rag_vectors`); err != nil || bits != prog.Passages {
+			t.Errorf("%d binary vectors, %v", bits, err)
+		}
+		// Re-indexing changed Markdown drops the old vectors everywhere.
+		if err := l.svc.IndexPaper(context.Background(), l.cosmo, l.cosmoMD+"\n## 4 Addendum\n\nMore text.\n"); err != nil {
+			t.Fatal(err)
+		}
+		var n, m int
+		_ = l.st.Reader().GetContext(context.Background(), &n, `SELECT COUNT(*) FROM rag_vectors`)
+		_ = l.st.Reader().GetContext(context.Background(), &m, `SELECT COUNT(*) FROM rag_chunks`)
+		if n != m {
+			t.Errorf("%d binary vectors for %d passages after re-indexing", n, m)
+		}
+	}
+	// A random vector is far from everything: no support.
 	if res := search(t, l.svc, Query{Text: "zzzz qqqq"}); len(res.Hits) != 0 {
 		t.Errorf("nonsense question found %+v", res.Hits)
 	}

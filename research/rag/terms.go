@@ -13,10 +13,9 @@ const maxTerms = 16
 // carry meaning: letters and digits, without English function words and
 // question words, single letters dropped (digits kept), at most maxTerms.
 func contentTerms(q string) []string {
-	words := strings.FieldsFunc(strings.ToLower(q), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsNumber(r) })
 	seen := map[string]bool{}
 	var out []string
-	for _, w := range words {
+	for _, w := range words(q) {
 		if stopwords[w] || seen[w] {
 			continue
 		}
@@ -46,3 +45,37 @@ var stopwords = func() map[string]bool {
 	}
 	return m
 }()
+
+// words splits text the way the FTS tokenizer does, lower-cased.
+func words(text string) []string {
+	return strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsNumber(r) })
+}
+
+// wordSet is the set of words of text.
+func wordSet(text string) map[string]bool {
+	ws := words(text)
+	m := make(map[string]bool, len(ws))
+	for _, w := range ws {
+		m[w] = true
+	}
+	return m
+}
+
+// containsTerm reports whether a word of the set has the term's stem, a
+// cheap stand-in for the index's Porter stemming: the term minus up to
+// three trailing letters, at least four ("galaxy" finds "galaxies",
+// "fluctuation" finds "fluctuations"); terms of up to four letters must
+// match a word exactly or as its prefix.
+func containsTerm(set map[string]bool, term string) bool {
+	if set[term] {
+		return true
+	}
+	rs := []rune(term)
+	stem := string(rs[:max(min(4, len(rs)), len(rs)-3)])
+	for w := range set {
+		if strings.HasPrefix(w, stem) {
+			return true
+		}
+	}
+	return false
+}

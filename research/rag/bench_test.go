@@ -1,0 +1,199 @@
+package rag
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/astroresearch/astroresearch/store"
+)
+
+var (
+	benchChunks = flag.Int("rag.chunks", 100_000, "passages in the retrieval benchmark")
+	benchDim    = flag.Int("rag.dim", 768, "vector dimension in the retrieval benchmark")
+)
+
+// randomEmbedder returns a fresh random unit vector per input.
+type randomEmbedder struct {
+	dim int
+	rng *rand.Rand
+}
+
+func (e *randomEmbedder) Embed(_ context.Context, in []string) ([][]float32, error) {
+	out := make([][]float32, len(in))
+	for i := range out {
+		out[i] = randomUnit(e.rng, e.dim)
+	}
+	return out, nil
+}
+
+func randomUnit(r *rand.Rand, dim int) []float32 {
+	v := make([]float32, dim)
+	var n float64
+	for i := range v {
+		x := r.NormFloat64()
+		v[i] = float32(x)
+		n += x * x
+	}
+	s := float32(1 / math.Sqrt(n))
+	for i := range v {
+		v[i] *= s
+	}
+	return v
+}
+
+// benchVocabulary is a Zipf-distributed vocabulary: a few very common
+// words, a long tail of rare ones, like a corpus of papers.
+type benchVocabulary struct {
+	words []string
+	zipf  *rand.Zipf
+}
+
+func newVocabulary(r *rand.Rand) benchVocabulary {
+	base := strings.Fields(`galaxy cluster redshift halo mass jet black hole accretion disk spectrum emission line
+		flux density star formation rate metallicity dust gas cloud magnetic field shock wave neutron pulsar binary
+		merger gravitational lensing shear cosmology dark matter energy baryon acoustic oscillation supernova light
+		curve photometry spectroscopy survey telescope resolution calibration noise model simulation fit parameter`)
+	words := slices.Clone(base)
+	for i := 0; len(words) < 20_000; i++ {
+		words = append(words, fmt.Sprintf("%s%d", base[i%len(base)], i))
+	}
+	return benchVocabulary{words: words, zipf: rand.NewZipf(r, 1.1, 2, uint64(len(words)-1))}
+}
+
+func (v benchVocabulary) text(n int) string {
+	ws := make([]string, n)
+	for i := range ws {
+		ws[i] = v.words[v.zipf.Uint64()]
+	}
+	return strings.Join(ws, " ")
+}
+
+// buildBenchIndex fills st with n passages of ~150 words (20 per paper)
+// and n random dim-dimensional vectors, as the indexer stores them.
+func buildBenchIndex(b *testing.B, st *store.Store, n, dim int, voc benchVocabulary, r *rand.Rand) {
+	ctx := context.Background()
+	const perPaper = 20
+	const batch = 2000
+	for lo := 0; lo < n; lo += batch {
+		err := st.Tx(ctx, func(tx *sqlx.Tx) error {
+			if lo == 0 {
+				if err := ensureVectorTable(ctx, tx, dim); err != nil {
+					return err
+				}
+				if err := setSetting(ctx, tx, settingModel, "bench"); err != nil {
+					return err
+				}
+			}
+			for i := lo; i < min(lo+batch, n); i++ {
+				paper := int64(i/perPaper + 1)
+				if i%perPaper == 0 {
+					arxiv := fmt.Sprintf("bench.%06d", paper)
+					if _, err := tx.ExecContext(ctx, `INSERT INTO papers (id, title, year, arxiv_id, created_at, updated_at)
+						VALUES (?, ?, ?, ?, ?, ?)`, paper, "Paper "+arxiv, 2000+int(paper)%25, arxiv, time.Now(), time.Now()); err != nil {
+						return err
+					}
+				}
+				text := voc.text(150)
+				if _, err := tx.ExecContext(ctx, `INSERT INTO rag_chunks (id, paper_id, seq, section_path, start_byte, end_byte, text)
+					VALUES (?, ?, ?, ?, 0, ?, ?)`, i+1, paper, i%perPaper, "2 Results", len(text), text); err != nil {
+					return err
+				}
+				blob := vectorBlob(randomUnit(r, dim))
+				if _, err := tx.ExecContext(ctx, `INSERT INTO rag_embeddings (chunk_id, embedding) VALUES (?, ?)`, i+1, blob); err != nil {
+					return err
+				}
+				if _, err := tx.ExecContext(ctx, `INSERT INTO rag_vectors (rowid, paper_id, embedding) VALUES (?, ?, vec_quantize_binary(?))`,
+					i+1, paper, blob); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkRetrieval measures retrieval latency over -rag.chunks passages
+// with -rag.dim vectors and reports p50/p95 in milliseconds for BM25 alone,
+// vector alone and hybrid (both plus fusion and loading the passages).
+//
+//	go test -tags sqlite_fts5 ./research/rag -run '^$' -bench Retrieval -benchtime 200x
+func BenchmarkRetrieval(b *testing.B) {
+	r := rand.New(rand.NewPCG(7, 11))
+	voc := newVocabulary(r)
+	st := openStore(b)
+	start := time.Now()
+	buildBenchIndex(b, st, *benchChunks, *benchDim, voc, r)
+	b.Logf("built %d passages with %d-dim vectors in %s", *benchChunks, *benchDim, time.Since(start).Round(time.Second))
+	emb := &randomEmbedder{dim: *benchDim, rng: rand.New(rand.NewPCG(3, 5))}
+	svc := New(st, Options{Embedder: emb, EmbedModel: "bench", MinSimilarity: -2})
+	ctx := context.Background()
+	// A question: one very common word and three of middling frequency
+	// (Zipf ranks 50–5,000), like "halo mass of cluster1234 at redshift5".
+	questions := make([]Query, 64)
+	for i := range questions {
+		w := []string{voc.words[r.IntN(50)]}
+		for range 3 {
+			w = append(w, voc.words[50+r.IntN(4950)])
+		}
+		questions[i] = Query{Text: "what is the " + strings.Join(w, " ") + "?", Limit: 6}
+	}
+	filtered := make([]Query, len(questions))
+	for i, q := range questions {
+		q.Filter = Filter{Year: 2000 + i%25}
+		filtered[i] = q
+	}
+	run := func(name string, qs []Query, fn func(Query) error) {
+		b.Run(name, func(b *testing.B) {
+			var took []time.Duration
+			for i := 0; b.Loop(); i++ {
+				t0 := time.Now()
+				if err := fn(qs[i%len(qs)]); err != nil {
+					b.Fatal(err)
+				}
+				took = append(took, time.Since(t0))
+			}
+			reportPercentiles(b, took)
+		})
+	}
+	common := make([]Query, len(questions))
+	for i := range common {
+		common[i] = Query{Text: voc.text(4), Limit: 6} // Zipf-drawn: mostly the commonest words
+	}
+	run("bm25", questions, func(q Query) error { _, err := svc.keywordRanking(ctx, q); return err })
+	run("vector", questions, func(q Query) error { _, _, err := svc.vectorRanking(ctx, q); return err })
+	run("hybrid", questions, func(q Query) error {
+		res, err := svc.Search(ctx, q)
+		if err == nil && res.Mode != ModeHybrid {
+			err = fmt.Errorf("mode %s: %s", res.Mode, res.Note)
+		}
+		return err
+	})
+	run("bm25_common_words", common, func(q Query) error { _, err := svc.keywordRanking(ctx, q); return err })
+	run("bm25_year_filter", filtered, func(q Query) error { _, err := svc.keywordRanking(ctx, q); return err })
+	run("vector_year_filter", filtered, func(q Query) error { _, _, err := svc.vectorRanking(ctx, q); return err })
+	run("hybrid_year_filter", filtered, func(q Query) error { _, err := svc.Search(ctx, q); return err })
+}
+
+func reportPercentiles(b *testing.B, took []time.Duration) {
+	if len(took) == 0 {
+		return
+	}
+	slices.Sort(took)
+	at := func(p float64) float64 {
+		return float64(took[min(len(took)-1, int(p*float64(len(took))))].Microseconds()) / 1000
+	}
+	b.ReportMetric(at(0.50), "p50-ms")
+	b.ReportMetric(at(0.95), "p95-ms")
+}
