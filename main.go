@@ -43,6 +43,7 @@ import (
 	"github.com/astroresearch/astroresearch/research/library"
 	"github.com/astroresearch/astroresearch/research/literature"
 	"github.com/astroresearch/astroresearch/research/parse"
+	"github.com/astroresearch/astroresearch/research/rag"
 	"github.com/astroresearch/astroresearch/research/sesame"
 	"github.com/astroresearch/astroresearch/static"
 	"github.com/astroresearch/astroresearch/store"
@@ -129,8 +130,15 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 		&parse.PDFEngine{})
 	mem := memory.New(st, cfg.DataDir)
 	metrics := agent.NewMetrics()
-	rt, events, model, sandbox, err := newRuntime(ctx, cfg, st, agent.ToolDeps{Targets: targets, Papers: papers, Library: lib,
-		Importer: lib, Downloads: downloads, Memory: mem, Parser: parser}, metrics, log)
+	model := newModel(cfg, log)
+	passages := newRag(cfg, st, model, parser, log)
+	parser.OnParsed = func(ctx context.Context, paperID int64) {
+		if err := passages.Enqueue(ctx, paperID); err != nil {
+			log.Warn("rag: queue parsed paper for indexing", "paper", paperID, "err", err)
+		}
+	}
+	rt, events, sandbox, err := newRuntime(ctx, cfg, st, model, agent.ToolDeps{Targets: targets, Papers: papers, Library: lib,
+		Importer: lib, Downloads: downloads, Memory: mem, Parser: parser, Rag: passages, BasePath: cfg.BasePath}, metrics, log)
 	if err != nil {
 		return err
 	}
@@ -139,7 +147,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 		Config: cfg, Store: st, Accounts: accounts, Log: log, Static: static.FS,
 		Ready: &ready, Version: buildVersion(), Agent: rt, Events: events, Model: model,
 		Targets: targets, Sandbox: handlers.SandboxInfo{Available: sandbox.Available, Message: sandbox.Message()},
-		Memory: mem, Library: lib, BibTeX: adsClient, Papers: papers, Downloads: downloads, Links: library.NewLinks(st, adsClient), Parser: parser,
+		Memory: mem, Library: lib, BibTeX: adsClient, Papers: papers, Downloads: downloads, Links: library.NewLinks(st, adsClient), Parser: parser, Rag: passages,
 	})
 	if err != nil {
 		return err
@@ -168,7 +176,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	}()
 	log.Info("listening", "addr", ln.Addr().String(), "base_path", cfg.BasePath, "data_dir", cfg.DataDir, "tls", cfg.TLS())
 
-	if err := prepare(ctx, cfg, st, accounts, rt, log); err != nil {
+	if err := prepare(ctx, cfg, st, accounts, rt, passages, log); err != nil {
 		_ = httpSrv.Close()
 		return err
 	}
@@ -178,6 +186,12 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	cleanupCtx, stopCleanup := context.WithCancel(ctx)
 	defer stopCleanup()
 	go st.Sessions().RunCleanup(cleanupCtx, 10*time.Minute, log)
+	indexerDone := make(chan struct{})
+	go func() {
+		defer close(indexerDone)
+		passages.Run(cleanupCtx) // resumes indexing left over from the last run
+	}()
+	defer func() { stopCleanup(); <-indexerDone }()
 
 	select {
 	case err := <-serveErr:
@@ -204,9 +218,9 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	return nil
 }
 
-// prepare applies migrations, closes turns a crash left open and creates
-// the configured admin.
-func prepare(ctx context.Context, cfg config.Config, st *store.Store, accounts *auth.Accounts, rt *agent.Runtime, log *slog.Logger) error {
+// prepare applies migrations, closes turns a crash left open, readies the
+// passage index and creates the configured admin.
+func prepare(ctx context.Context, cfg config.Config, st *store.Store, accounts *auth.Accounts, rt *agent.Runtime, passages *rag.Service, log *slog.Logger) error {
 	n, err := st.Migrate(ctx, migrations.FS)
 	if err != nil {
 		return err
@@ -218,6 +232,9 @@ func prepare(ctx context.Context, cfg config.Config, st *store.Store, accounts *
 		return err
 	} else if n > 0 {
 		log.Warn("closed turns interrupted by the last shutdown", "count", n)
+	}
+	if err := passages.Prepare(ctx); err != nil {
+		return err
 	}
 	if cfg.AdminUser != "" {
 		created, err := accounts.EnsureAdmin(ctx, cfg.AdminUser, cfg.AdminPassword)
@@ -231,44 +248,75 @@ func prepare(ctx context.Context, cfg config.Config, st *store.Store, accounts *
 	return nil
 }
 
-// newRuntime wires the agent runtime: the model client, event log, hooks
-// (built-in plus DATA_DIR/hooks.json), permissions and the tool registry.
-func newRuntime(ctx context.Context, cfg config.Config, st *store.Store, td agent.ToolDeps, metrics *agent.Metrics, log *slog.Logger) (*agent.Runtime, *agent.EventLog, *llm.Client, shell.SandboxStatus, error) {
-	var none shell.SandboxStatus
+// newModel is the chat model client (LLM_*).
+func newModel(cfg config.Config, log *slog.Logger) *llm.Client {
 	// Many turns talk to one provider: keep enough idle connections that
 	// each step does not pay a new TLS handshake.
 	transport := http.DefaultTransport.(*http.Transport).Clone()
 	transport.MaxIdleConnsPerHost = 64
-	model := llm.New(llm.Config{BaseURL: cfg.LLMBaseURL, APIKey: cfg.LLMAPIKey, Model: cfg.LLMModel,
+	return llm.New(llm.Config{BaseURL: cfg.LLMBaseURL, APIKey: cfg.LLMAPIKey, Model: cfg.LLMModel,
 		FallbackModel: cfg.LLMFallbackModel, FallbackChain: cfg.LLMFallbackChain, Log: log,
 		HTTPClient: &http.Client{Transport: transport}})
+}
+
+// newRag is retrieval over the library: passages from the parsed Markdown,
+// embeddings from EMBEDDING_* (the LLM endpoint and key when
+// EMBEDDING_BASE_URL is empty; keyword search only without
+// EMBEDDING_MODEL), answers from the chat model.
+func newRag(cfg config.Config, st *store.Store, model *llm.Client, parser *parse.Service, log *slog.Logger) *rag.Service {
+	source := func(ctx context.Context, paperID int64) (string, error) {
+		md, _, err := parser.Markdown(ctx, paperID)
+		if errors.Is(err, parse.ErrNotParsed) {
+			return "", fmt.Errorf("%w: %w", rag.ErrNoMarkdown, err)
+		}
+		return md, err
+	}
+	opt := rag.Options{Generator: llm.TextGenerator{Client: model}, Source: source, Log: log}
+	if cfg.EmbeddingModel != "" {
+		base, key := cfg.EmbeddingBaseURL, cfg.EmbeddingAPIKey
+		if base == "" {
+			base = cfg.LLMBaseURL
+			if key == "" {
+				key = cfg.LLMAPIKey
+			}
+		}
+		client := llm.New(llm.Config{BaseURL: base, APIKey: key, Model: cfg.EmbeddingModel, Log: log})
+		opt.Embedder, opt.EmbedModel = llm.ModelEmbedder{Client: client, Model: cfg.EmbeddingModel}, cfg.EmbeddingModel
+	}
+	return rag.New(st, opt)
+}
+
+// newRuntime wires the agent runtime: event log, hooks (built-in plus
+// DATA_DIR/hooks.json), permissions and the tool registry around model.
+func newRuntime(ctx context.Context, cfg config.Config, st *store.Store, model *llm.Client, td agent.ToolDeps, metrics *agent.Metrics, log *slog.Logger) (*agent.Runtime, *agent.EventLog, shell.SandboxStatus, error) {
+	var none shell.SandboxStatus
 	events := agent.NewEventLog(st, agent.NewBroker())
 	hooks := agent.NewHooks(log)
 	hooks.RegisterBuiltins(st, metrics, log)
 	hooksFile := filepath.Join(cfg.DataDir, "hooks.json")
 	if n, err := hooks.LoadCommandHooks(hooksFile); err != nil {
-		return nil, nil, nil, none, err
+		return nil, nil, none, err
 	} else if n > 0 {
 		log.Info("command hooks loaded", "count", n, "file", hooksFile)
 	}
 	skillLib, err := skills.NewLibrary(filepath.Join(cfg.DataDir, "skills"), log)
 	if err != nil {
-		return nil, nil, nil, none, err
+		return nil, nil, none, err
 	}
 	if n, err := skillLib.Install(); err != nil {
-		return nil, nil, nil, none, err
+		return nil, nil, none, err
 	} else if n > 0 {
 		log.Info("built-in skills installed", "count", n, "dir", skillLib.Dir())
 	}
 	bash, sandbox, err := newBash(ctx, cfg, log)
 	if err != nil {
-		return nil, nil, nil, none, err
+		return nil, nil, none, err
 	}
 	roots, err := fstools.OpenRoots(fstools.Options{DataDir: cfg.DataDir,
 		WorkspaceDir: filepath.Join(cfg.DataDir, "workspace"), LibraryDir: filepath.Join(cfg.DataDir, "library"),
 		SkillsDir: skillLib.Dir(), Protected: []string{dbPath(cfg), ".env"}})
 	if err != nil {
-		return nil, nil, nil, none, err
+		return nil, nil, none, err
 	}
 	fileCache := fstools.NewFileCache(0, 0)
 	files := fstools.Tools(roots, fileCache)
@@ -284,7 +332,7 @@ func newRuntime(ctx context.Context, cfg config.Config, st *store.Store, td agen
 		Store: st, Model: model, Events: events, Hooks: hooks, Perms: agent.NewPermissions(st, true), Log: log,
 		Skills: skillLib, Registry: func() *tools.Registry { return agent.StandardRegistry(td) },
 	})
-	return rt, events, model, sandbox, nil
+	return rt, events, sandbox, nil
 }
 
 // newBash builds run_bash over DATA_DIR/workspace with the sandbox

@@ -35,6 +35,9 @@ type ToolDeps struct {
 	// Parser gives parse_paper (with Store). Store alone gives
 	// get_paper_content and save_note.
 	Parser astro.Parser
+	// Rag gives rag_search; BasePath (BASE_PATH) prefixes its reader links.
+	Rag      astro.Asker
+	BasePath string
 }
 
 // StandardRegistry returns the research agent's registry: load_tool and
@@ -75,6 +78,9 @@ func StandardRegistry(d ToolDeps) *tools.Registry {
 			}
 			mustAdd(r, astro.ParsePaper(imp, d.Store, d.Parser))
 		}
+	}
+	if d.Rag != nil {
+		mustAdd(r, astro.RagSearch(d.Rag, d.BasePath))
 	}
 	if d.Bash != nil {
 		mustAdd(r, d.Bash)

@@ -21,6 +21,7 @@ import (
 	"github.com/astroresearch/astroresearch/config"
 	"github.com/astroresearch/astroresearch/research/library"
 	"github.com/astroresearch/astroresearch/research/parse"
+	"github.com/astroresearch/astroresearch/research/rag"
 	"github.com/astroresearch/astroresearch/research/sesame"
 	"github.com/astroresearch/astroresearch/store"
 )
@@ -65,6 +66,9 @@ type Deps struct {
 	// Parser turns papers into Markdown for the reader; optional (no
 	// Parse button when nil).
 	Parser *parse.Service
+	// Rag answers questions from the library's passages (the "Ask my
+	// library" box); optional (no box when nil).
+	Rag *rag.Service
 }
 
 // SandboxInfo is what users are told about the shell tool's sandbox.
@@ -115,6 +119,7 @@ type Server struct {
 	downloads *library.Downloader
 	parser    *parse.Service
 	links     *library.Links
+	rag       *rag.Service
 	// bufs holds render buffers for reuse (*bytes.Buffer).
 	bufs sync.Pool
 	// listCache holds rendered library list blocks for the current
@@ -144,7 +149,7 @@ func New(d Deps) (*Server, error) {
 	s := &Server{
 		cfg: d.Config, st: d.Store, accounts: d.Accounts, log: d.Log, static: d.Static,
 		now: d.Now, ready: d.Ready, version: d.Version, dataDir: d.DataDir, started: d.Now(),
-		proxies: trustedProxies(d.Config.TrustedProxies), agent: d.Agent, events: d.Events, model: d.Model, targets: d.Targets, sandbox: d.Sandbox, memory: d.Memory, library: d.Library, bibtex: d.BibTeX, papers: d.Papers, downloads: d.Downloads, parser: d.Parser, links: d.Links,
+		proxies: trustedProxies(d.Config.TrustedProxies), agent: d.Agent, events: d.Events, model: d.Model, targets: d.Targets, sandbox: d.Sandbox, memory: d.Memory, library: d.Library, bibtex: d.BibTeX, papers: d.Papers, downloads: d.Downloads, parser: d.Parser, links: d.Links, rag: d.Rag,
 	}
 	s.listCache = newVersionedCache[string](256)
 	s.pdfJobs.ctx, s.pdfJobs.cancel = context.WithCancel(context.Background())

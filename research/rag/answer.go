@@ -105,3 +105,26 @@ func answerPrompt(question string, hits []Hit) string {
 	fmt.Fprintf(&b, "Question: %s", question)
 	return b.String()
 }
+
+// Text is the answer as plain text with its citation markers, paragraphs
+// separated by blank lines; NoSupportText when there is no answer.
+func (a Answer) Text() string {
+	if a.NoSupport {
+		return NoSupportText
+	}
+	var paras []string
+	for _, p := range a.Paragraphs {
+		var b strings.Builder
+		for i, s := range p {
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(s.Text)
+			for _, c := range s.Cites {
+				fmt.Fprintf(&b, " [%d]", c)
+			}
+		}
+		paras = append(paras, b.String())
+	}
+	return strings.Join(paras, "\n\n")
+}
