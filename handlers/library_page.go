@@ -148,7 +148,8 @@ func (s *Server) libraryList(c echo.Context) error {
 
 func (s *Server) libraryPage(c echo.Context, lq libraryQuery, results string, form views.ImportForm) views.LibraryPage {
 	return views.LibraryPage{Chrome: s.chrome(c, "Library", "library"), Query: lq.q, Tag: lq.tag, Year: lq.year, Status: lq.status,
-		Sort: lq.sort, Import: form, ResultsHTML: results}
+		Sort: lq.sort, Import: form, ResultsHTML: results,
+		Ask: s.askBox(c.Request().Context(), nil)}
 }
 
 // libraryImport is POST /library/import {ref, return?}: 303 to the

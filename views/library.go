@@ -17,6 +17,7 @@ type LibraryPage struct {
 	// ResultsHTML is the rendered LibraryResultsList (rendered once and
 	// cached by the handler for each query and library version).
 	ResultsHTML string
+	Ask         *AskBox // the "Ask my library" panel (nil: none)
 }
 
 // ImportForm is the import-by-reference form with what was typed and why

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -17,8 +19,10 @@ import (
 )
 
 var (
-	benchChunks = flag.Int("rag.chunks", 100_000, "passages in the retrieval benchmark")
-	benchDim    = flag.Int("rag.dim", 768, "vector dimension in the retrieval benchmark")
+	benchChunks  = flag.Int("rag.chunks", 100_000, "passages in the retrieval benchmark")
+	benchDim     = flag.Int("rag.dim", 768, "vector dimension in the retrieval benchmark")
+	benchRescore = flag.Int("rag.rescore", 0, "passages re-ranked exactly after the binary search (0: the default)")
+	benchDB      = flag.String("rag.db", "", "database file for the retrieval benchmark, built when missing and kept (default: a temporary one)")
 )
 
 // randomEmbedder returns a fresh random unit vector per input.
@@ -132,12 +136,21 @@ func buildBenchIndex(b *testing.B, st *store.Store, n, dim int, voc benchVocabul
 func BenchmarkRetrieval(b *testing.B) {
 	r := rand.New(rand.NewPCG(7, 11))
 	voc := newVocabulary(r)
-	st := openStore(b)
-	start := time.Now()
-	buildBenchIndex(b, st, *benchChunks, *benchDim, voc, r)
-	b.Logf("built %d passages with %d-dim vectors in %s", *benchChunks, *benchDim, time.Since(start).Round(time.Second))
+	path := *benchDB
+	if path == "" {
+		path = filepath.Join(b.TempDir(), "bench.db")
+	}
+	_, statErr := os.Stat(path)
+	st := openStoreAt(b, path)
+	if statErr != nil {
+		start := time.Now()
+		buildBenchIndex(b, st, *benchChunks, *benchDim, voc, r)
+		b.Logf("built %d passages with %d-dim vectors in %s", *benchChunks, *benchDim, time.Since(start).Round(time.Second))
+	} else {
+		voc = newVocabulary(rand.New(rand.NewPCG(7, 11))) // same words as when it was built
+	}
 	emb := &randomEmbedder{dim: *benchDim, rng: rand.New(rand.NewPCG(3, 5))}
-	svc := New(st, Options{Embedder: emb, EmbedModel: "bench", MinSimilarity: -2})
+	svc := New(st, Options{Embedder: emb, EmbedModel: "bench", MinSimilarity: -2, Rescore: *benchRescore})
 	ctx := context.Background()
 	// A question: one very common word and three of middling frequency
 	// (Zipf ranks 50–5,000), like "halo mass of cluster1234 at redshift5".
@@ -173,6 +186,10 @@ func BenchmarkRetrieval(b *testing.B) {
 	}
 	run("bm25", questions, func(q Query) error { _, err := svc.keywordRanking(ctx, q); return err })
 	run("vector", questions, func(q Query) error { _, _, err := svc.vectorRanking(ctx, q); return err })
+	run("vector_exact_scan", questions, func(Query) error { // the path for dimensions not divisible by 8
+		_, err := svc.nearest(ctx, vectorBlob(randomUnit(r, *benchDim)), Filter{}, false)
+		return err
+	})
 	run("hybrid", questions, func(q Query) error {
 		res, err := svc.Search(ctx, q)
 		if err == nil && res.Mode != ModeHybrid {

@@ -288,7 +288,7 @@ type distanceRow struct {
 }
 
 // nearest returns the candidates closest to the query vector by cosine
-// distance: with a binary index, the coarseK nearest by Hamming distance
+// distance: with a binary index, the Options.Rescore nearest by Hamming distance
 // re-ranked exactly; without, an exact scan.
 func (s *Service) nearest(ctx context.Context, query []byte, f Filter, binary bool) ([]distanceRow, error) {
 	cond, cargs := f.papersCond()
@@ -303,7 +303,7 @@ func (s *Service) nearest(ctx context.Context, query []byte, f Filter, binary bo
 		return rows, nil
 	}
 	coarse := `SELECT rowid FROM rag_vectors WHERE embedding MATCH vec_quantize_binary(?) AND k = ?`
-	args := []any{query, coarseK}
+	args := []any{query, s.opt.Rescore}
 	if !f.empty() {
 		coarse += ` AND paper_id IN (SELECT p.id FROM papers p WHERE ` + cond + `)`
 		args = append(args, cargs...)

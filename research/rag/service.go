@@ -48,6 +48,9 @@ type Options struct {
 	// BatchSize is how many passages go into one embeddings request; 32
 	// when zero.
 	BatchSize int
+	// Rescore is how many nearest passages by binary (Hamming) distance
+	// are re-ranked by exact cosine distance; 200 when zero.
+	Rescore int
 	// Log receives indexing progress and failures; nil discards them.
 	Log *slog.Logger
 }
@@ -68,6 +71,9 @@ func New(st *store.Store, opt Options) *Service {
 	}
 	if opt.BatchSize <= 0 {
 		opt.BatchSize = 32
+	}
+	if opt.Rescore <= 0 {
+		opt.Rescore = defaultRescore
 	}
 	if opt.Embedder == nil {
 		opt.EmbedModel = ""

@@ -21,7 +21,7 @@ import (
 //	            embedding bit[dim])
 //
 // Search takes the nearest passages by Hamming distance from rag_vectors
-// (coarseK of them) and re-ranks those by exact cosine distance over
+// (Options.Rescore of them) and re-ranks those by exact cosine distance over
 // rag_embeddings. Brute force over float vectors in vec0 measured ~10x
 // slower at 100,000 passages (see BenchmarkRetrieval). A dimension that is
 // not a multiple of 8 cannot be bit-quantised: then there is no rag_vectors
@@ -30,9 +30,10 @@ import (
 // rag_settings records which model and dimension the vectors come from. A
 // trigger removes a passage's bits with its embedding.
 
-// coarseK is how many passages the binary search hands to the exact
-// re-ranking.
-const coarseK = 400
+// defaultRescore is how many passages the binary search hands to the
+// exact re-ranking (Options.Rescore). sqlite-vec's top-k selection costs
+// O(k) per vector, so this is the main knob of vector search latency.
+const defaultRescore = 200
 
 const (
 	settingModel = "embed_model"
