@@ -35,6 +35,7 @@ import (
 	"github.com/astroresearch/astroresearch/research/library"
 	"github.com/astroresearch/astroresearch/research/literature"
 	"github.com/astroresearch/astroresearch/research/parse"
+	"github.com/astroresearch/astroresearch/research/rag"
 	"github.com/astroresearch/astroresearch/research/sesame"
 	"github.com/astroresearch/astroresearch/store"
 )
@@ -74,6 +75,7 @@ type testApp struct {
 	rt         *agent.Runtime
 	events     *agent.EventLog
 	extraTools *[]tools.Tool // added to every turn's registry
+	rag        *rag.Service  // keyword-only retrieval, answers from fake
 }
 
 // newApp starts a migrated app. env overrides configuration variables.
@@ -141,18 +143,20 @@ func newAppLogged(t testing.TB, env map[string]string, log *slog.Logger) *testAp
 		events.Broker().CloseAll()
 	})
 	mem := memory.New(st, dir)
+	passages := rag.New(st, rag.Options{Generator: llm.TextGenerator{Client: model}, Log: log})
 	adsClient := fakeADSClient(fakeADS(t), cfg.ADSAPIToken)
 	srv, err := New(Deps{Config: cfg, Store: st, Accounts: accounts, Static: staticFS, Now: clock.Now,
 		Ready: ready, Version: "test", DataDir: dir, Log: log, Agent: rt, Events: events, Model: model,
 		Targets: fakeSesame(t), Sandbox: SandboxInfo{Message: "Commands run without an OS sandbox: test."},
 		Library: fakeLibrary(t, st, adsClient), Links: library.NewLinks(st, adsClient), Papers: fakePapers(t), Downloads: fakeDownloader(t, st, dir), Memory: mem,
-		Parser: parse.NewService(st, dir, &parse.PDFEngine{})})
+		Parser: parse.NewService(st, dir, &parse.PDFEngine{}),
+		Rag: passages})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(srv.WaitDownloads) // before the store closes (cleanups run last-in first-out)
 	a := &testApp{t: t, srv: srv, model: model, memory: mem, clock: clock, store: st, accounts: accounts, ready: ready, base: cfg.BasePath,
-		fake: fake, rt: rt, events: events, extraTools: extra}
+		fake: fake, rt: rt, events: events, extraTools: extra, rag: passages}
 	a.http = httptest.NewServer(srv.Echo())
 	t.Cleanup(a.http.Close)
 	return a

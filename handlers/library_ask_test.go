@@ -1,0 +1,118 @@
+package handlers
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/astroresearch/astroresearch/agent/llm/llmtest"
+	"github.com/astroresearch/astroresearch/store"
+)
+
+const askPaperMD = `# Jets from M87
+
+## 1 Introduction
+
+The giant elliptical galaxy M87 hosts a relativistic jet observed from radio to gamma rays.
+
+## 2 Black hole mass
+
+From the diameter of the ring we infer a black hole mass of 6.5 billion solar masses.
+`
+
+// indexedPaper adds a paper and indexes askPaperMD as its text.
+func indexedPaper(t *testing.T, a *testApp) int64 {
+	t.Helper()
+	ctx := context.Background()
+	id, year := "1906.11238", 2019
+	p, _, err := a.store.UpsertPaper(ctx, store.Paper{Title: "First M87 EHT Results", ArxivID: &id, Year: &year})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.rag.IndexPaper(ctx, p.ID, askPaperMD); err != nil {
+		t.Fatal(err)
+	}
+	return p.ID
+}
+
+func TestAskLibrary(t *testing.T) {
+	a := newApp(t, nil)
+	c := a.setupAdmin()
+
+	page := c.get("/library")
+	expectStatus(t, "library", page, http.StatusOK)
+	expectContains(t, "library", page.body, `data-testid="ask-form"`, `action="/library/ask"`, `hx-post="/library/ask"`,
+		`data-testid="keyword-only"`, "no embedding model configured", "No paper is indexed yet")
+
+	paper := indexedPaper(t, a)
+	page = c.get("/library")
+	expectLacks(t, "library after indexing", page.body, "No paper is indexed yet")
+
+	// htmx: the answer fragment, each citation linking to its passage.
+	a.fake.Enqueue(llmtest.Text("M87's black hole has a mass of 6.5 billion solar masses [1]. It is 55 million light years away."))
+	frag := c.postForm("/library/ask", url.Values{"question": {"What is the black hole mass of M87?"}}, "HX-Request", "true")
+	expectStatus(t, "ask (htmx)", frag, http.StatusOK)
+	var passage int64
+	if err := a.store.Reader().GetContext(context.Background(), &passage,
+		`SELECT id FROM rag_chunks WHERE paper_id = ? AND section_path LIKE '%Black hole mass'`, paper); err != nil {
+		t.Fatal(err)
+	}
+	link := "/library/" + strconv.FormatInt(paper, 10) + "/read?passage=" + strconv.FormatInt(passage, 10) + "#passage-" + strconv.FormatInt(passage, 10)
+	expectContains(t, "answer", frag.body, `data-testid="answer-text"`, "M87&#39;s black hole has a mass of 6.5 billion solar masses.",
+		`href="`+link+`"`, `data-testid="citation"`, "[1]", `data-testid="removed-note"`, "1 sentence of the model",
+		`data-testid="passage"`, "First M87 EHT Results", "2 Black hole mass", `data-testid="ask-note"`)
+	expectLacks(t, "answer", frag.body, "light years", "<html")
+	if !strings.Contains(a.fake.Requests()[0].LastMessage().Content, "6.5 billion solar masses") {
+		t.Errorf("the model did not get the passage")
+	}
+
+	// Without JavaScript: the whole page with the answer and the question kept.
+	a.fake.Enqueue(llmtest.Text("It is 6.5 billion solar masses [1]."))
+	full := c.postForm("/library/ask", url.Values{"question": {"black hole mass of M87"}})
+	expectStatus(t, "ask (no JS)", full, http.StatusOK)
+	expectContains(t, "page", full.body, "<html", `data-testid="library-results"`, "It is 6.5 billion solar masses.",
+		`href="`+link+`"`, "black hole mass of M87</textarea>")
+
+	// Nothing in the library: said plainly, and the model is not asked.
+	before := len(a.fake.Requests())
+	none := c.postForm("/library/ask", url.Values{"question": {"What is the rotation curve of Andromeda?"}}, "HX-Request", "true")
+	expectContains(t, "no support", none.body, `data-testid="no-support"`, "holds no passage")
+	if len(a.fake.Requests()) != before {
+		t.Errorf("the model was asked without supporting passages")
+	}
+
+	// A refused question.
+	empty := c.postForm("/library/ask", url.Values{"question": {"  "}})
+	expectStatus(t, "empty question", empty, http.StatusBadRequest)
+	expectContains(t, "empty question", empty.body, "Type a question.")
+	long := c.postForm("/library/ask", url.Values{"question": {strings.Repeat("x", 1001)}}, "HX-Request", "true")
+	expectContains(t, "long question", long.body, `role="alert"`, "longer than 1000")
+}
+
+func TestAskLibraryAPI(t *testing.T) {
+	a := newApp(t, nil)
+	c := a.setupAdmin()
+	paper := indexedPaper(t, a)
+	a.fake.Enqueue(llmtest.Text("The mass is 6.5 billion solar masses [1]."))
+	res := c.postJSON("/api/library/ask", `{"question": "black hole mass of M87", "year": 2019}`)
+	expectStatus(t, "api ask", res, http.StatusOK)
+	var out AskResponse
+	res.json(t, &out)
+	if out.Text != "The mass is 6.5 billion solar masses. [1]" || len(out.Links) == 0 || out.Answer.Mode != "keyword" ||
+		!strings.HasPrefix(out.Links[0], "/library/"+strconv.FormatInt(paper, 10)+"/read?passage=") || out.Answer.NoSupport {
+		t.Fatalf("answer %+v", out)
+	}
+	none := c.postJSON("/api/library/ask", `{"question": "black hole mass of M87", "year": 2020}`)
+	expectStatus(t, "api ask filtered out", none, http.StatusOK)
+	res = none
+	out = AskResponse{}
+	res.json(t, &out)
+	if !out.Answer.NoSupport || len(out.Links) != 0 {
+		t.Errorf("filtered answer %+v", out)
+	}
+	expectAPIError(t, "empty", c.postJSON("/api/library/ask", `{"question": ""}`), http.StatusBadRequest, "invalid_question")
+	expectAPIError(t, "limit", c.postJSON("/api/library/ask", `{"question": "mass", "limit": 99}`), http.StatusBadRequest, "invalid_filter")
+}
