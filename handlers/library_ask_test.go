@@ -116,3 +116,42 @@ func TestAskLibraryAPI(t *testing.T) {
 	expectAPIError(t, "empty", c.postJSON("/api/library/ask", `{"question": ""}`), http.StatusBadRequest, "invalid_question")
 	expectAPIError(t, "limit", c.postJSON("/api/library/ask", `{"question": "mass", "limit": 99}`), http.StatusBadRequest, "invalid_filter")
 }
+
+// TestReaderPassageLink follows a citation's link: the reader highlights
+// the passage with the id the fragment scrolls to.
+func TestReaderPassageLink(t *testing.T) {
+	a := newApp(t, nil)
+	c := a.setupAdmin()
+	ctx := context.Background()
+	paper := indexedPaper(t, a)
+	if err := a.store.SavePaperContent(ctx, store.PaperContent{PaperID: paper, Markdown: askPaperMD, Engine: "arxiv-html"}); err != nil {
+		t.Fatal(err)
+	}
+	var passage int64
+	if err := a.store.Reader().GetContext(ctx, &passage,
+		`SELECT id FROM rag_chunks WHERE paper_id = ? AND section_path LIKE '%Black hole mass'`, paper); err != nil {
+		t.Fatal(err)
+	}
+	base := "/library/" + strconv.FormatInt(paper, 10) + "/read"
+	pid := strconv.FormatInt(passage, 10)
+	res := c.get(base + "?passage=" + pid)
+	expectStatus(t, "reader at passage", res, http.StatusOK)
+	expectContains(t, "reader", res.body, `<div class="passage" id="passage-`+pid+`" tabindex="-1">`,
+		`data-testid="passage-note"`, `href="#passage-`+pid+`"`, "Jets from M87 &gt; 2 Black hole mass")
+	body := res.body[strings.Index(res.body, `id="passage-`+pid+`"`):]
+	body = body[:strings.Index(body, "</div>")]
+	if !strings.Contains(body, "6.5 billion solar masses") || strings.Contains(body, "relativistic jet") {
+		t.Errorf("highlighted block:\n%s", body)
+	}
+
+	// The text was parsed again differently: the passage is gone, said so.
+	if err := a.store.SavePaperContent(ctx, store.PaperContent{PaperID: paper, Markdown: "# Other text\n\nNew words.\n", Engine: "pdf"}); err != nil {
+		t.Fatal(err)
+	}
+	res = c.get(base + "?passage=" + pid)
+	expectContains(t, "stale passage", res.body, `data-testid="passage-missing"`)
+	expectLacks(t, "stale passage", res.body, `class="passage"`)
+	// Unknown ids and junk are not errors.
+	expectContains(t, "unknown passage", c.get(base+"?passage=999999").body, `data-testid="passage-missing"`)
+	expectLacks(t, "junk passage", c.get(base+"?passage=x").body, "passage-missing", "passage-note")
+}

@@ -96,7 +96,19 @@ func (s *Server) readerPage(c echo.Context, p store.Paper, form views.NoteForm) 
 	if err != nil {
 		return views.ReaderPage{}, err
 	}
-	html, toc, err := views.ReaderHTML(content.Markdown)
+	passage, mark, err := s.readerPassage(ctx, c.QueryParam("passage"), p.ID, content.Markdown)
+	if err != nil {
+		return views.ReaderPage{}, err
+	}
+	var html string
+	var toc []views.TOCEntry
+	if mark != nil {
+		var found bool
+		html, toc, found, err = views.ReaderHTMLWithPassage(content.Markdown, *mark)
+		passage.Missing = !found
+	} else {
+		html, toc, err = views.ReaderHTML(content.Markdown)
+	}
 	if err != nil {
 		return views.ReaderPage{}, err
 	}
@@ -107,7 +119,7 @@ func (s *Server) readerPage(c echo.Context, p store.Paper, form views.NoteForm) 
 	chrome := s.chrome(c, p.Title, "library")
 	chrome.Math = true
 	page := views.ReaderPage{Chrome: chrome, Paper: paperRow(s.cfg.BasePath, p), Engine: content.Engine,
-		ParsedAt: content.ParsedAt, HTML: html, TOC: toc, NoteForm: form}
+		ParsedAt: content.ParsedAt, HTML: html, TOC: toc, NoteForm: form, Passage: passage}
 	for _, n := range notes {
 		page.Notes = append(page.Notes, noteRow(n))
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/renderer"
 	"github.com/yuin/goldmark/renderer/html"
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
@@ -29,7 +30,8 @@ var (
 		),
 		goldmark.WithParserOptions(parser.WithAutoHeadingID(),
 			parser.WithASTTransformers(util.Prioritized(headingShift{by: 1}, 100))),
-		goldmark.WithRendererOptions(html.WithUnsafe()),
+		goldmark.WithRendererOptions(html.WithUnsafe(),
+			renderer.WithNodeRenderers(util.Prioritized(passageRenderer{}, 500))),
 	)
 	readerPolicy = newReaderPolicy()
 )
@@ -40,8 +42,12 @@ func newReaderPolicy() *bluemonday.Policy {
 	p.AllowAttrs("id").Matching(regexp.MustCompile(`^ref-[0-9]{1,5}$`)).OnElements("span")
 	p.AllowAttrs("id").Matching(regexp.MustCompile(`^fn(ref)?:[0-9]{1,5}$`)).OnElements("li", "sup")
 	p.AllowAttrs("class").Matching(regexp.MustCompile(`^footnote-(ref|backref)$`)).OnElements("a")
-	p.AllowAttrs("class").Matching(regexp.MustCompile(`^footnotes$`)).OnElements("div")
+	// One class rule per element: a later rule for the same attribute
+	// would replace this one.
+	p.AllowAttrs("class").Matching(regexp.MustCompile(`^(footnotes|passage)$`)).OnElements("div")
 	p.AllowElements("div")
+	p.AllowAttrs("id").Matching(passageIDAttr).OnElements("div")
+	p.AllowAttrs("tabindex").Matching(minusOneAttr).OnElements("div")
 	p.AllowAttrs("colspan", "rowspan").Matching(regexp.MustCompile(`^[0-9]{1,3}$`)).OnElements("td", "th")
 	return p
 }
@@ -58,6 +64,23 @@ type TOCEntry struct {
 func ReaderHTML(md string) (string, []TOCEntry, error) {
 	src := []byte(md)
 	doc := readerEngine.Parser().Parse(text.NewReader(src))
+	toc := tableOfContents(doc, src)
+	var buf bytes.Buffer
+	if err := readerEngine.Renderer().Render(&buf, src, doc); err != nil {
+		return "", nil, err
+	}
+	return readerPolicy.Sanitize(buf.String()), toc, nil
+}
+
+// ReaderHTMLWithPassage is ReaderHTML with the blocks of a passage
+// wrapped in its highlighted element; found is false when no block of the
+// text lies in the passage's range.
+func ReaderHTMLWithPassage(md string, mark PassageMark) (html string, toc []TOCEntry, found bool, err error) {
+	return readerHTMLMarked(md, mark)
+}
+
+// tableOfContents lists the document's headings.
+func tableOfContents(doc ast.Node, src []byte) []TOCEntry {
 	var toc []TOCEntry
 	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if h, ok := n.(*ast.Heading); ok && entering {
@@ -68,11 +91,7 @@ func ReaderHTML(md string) (string, []TOCEntry, error) {
 		}
 		return ast.WalkContinue, nil
 	})
-	var buf bytes.Buffer
-	if err := readerEngine.Renderer().Render(&buf, src, doc); err != nil {
-		return "", nil, err
-	}
-	return readerPolicy.Sanitize(buf.String()), toc, nil
+	return toc
 }
 
 // plainText is a node's text without markup.
@@ -104,6 +123,8 @@ type ReaderPage struct {
 	ParsedAt time.Time
 	HTML     string // sanitised
 	TOC      []TOCEntry
+	// Passage is the passage a ?passage= link asked for (nil: none).
+	Passage  *ReaderPassage
 	Notes    []NoteRow
 	NoteForm NoteForm
 }

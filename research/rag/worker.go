@@ -9,9 +9,9 @@ import (
 )
 
 // Prepare readies the index after migrations: it re-embeds when the
-// embedding model changed, and puts back in the queue what a shutdown
+// embedding model changed, puts back in the queue what a shutdown
 // interrupted (chunking) or what failed last time (retried once per
-// start).
+// start), and, with a Source, queues parsed papers never indexed.
 func (s *Service) Prepare(ctx context.Context) error {
 	if err := s.reconcileModel(ctx); err != nil {
 		return err
@@ -20,6 +20,17 @@ func (s *Service) Prepare(ctx context.Context) error {
 		WHERE status = 'chunking' OR (status = 'failed' AND chunks = 0)`, s.st.Now())
 	if err != nil {
 		return fmt.Errorf("rag: requeue interrupted papers: %w", err)
+	}
+	if s.opt.Source != nil {
+		// Papers parsed while indexing was not wired in (or before this
+		// version) join the queue.
+		now := s.st.Now()
+		_, err := s.st.Writer().ExecContext(ctx, `INSERT INTO rag_documents (paper_id, status, queued_at, updated_at)
+			SELECT id, 'queued', ?, ? FROM papers WHERE parse_status = 'parsed'
+			AND id NOT IN (SELECT paper_id FROM rag_documents)`, now, now)
+		if err != nil {
+			return fmt.Errorf("rag: queue parsed papers: %w", err)
+		}
 	}
 	next := "indexed"
 	if s.opt.Embedder != nil {
