@@ -144,4 +144,15 @@ func TestKeywordOnlyWorker(t *testing.T) {
 	if res := search(t, svc, Query{Text: "baryonic feedback"}); len(res.Hits) != 1 {
 		t.Errorf("hits %+v", res.Hits)
 	}
+
+	// A paper parsed while indexing was not running is queued at the next start.
+	other := addPaper(t, st, "2105.99999", "Parsed earlier", 2021)
+	if err := st.SetParseStatus(context.Background(), other, "parsed", ""); err != nil {
+		t.Fatal(err)
+	}
+	if err := svc.Prepare(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	svc.notify()
+	waitFor(t, "the earlier parsed paper", func() bool { return progress(t, svc).Indexed == 2 })
 }
