@@ -43,17 +43,28 @@ func (s *Server) researchList(c echo.Context) error {
 }
 
 func (s *Server) researchListPage(c echo.Context) (views.ResearchListPage, error) {
-	list, err := s.st.ListAgentSessions(c.Request().Context(), currentUser(c).ID, 500)
+	rows, err := s.sessionRows(c.Request().Context(), currentUser(c).ID, 500)
 	if err != nil {
 		return views.ResearchListPage{}, err
 	}
-	page := views.ResearchListPage{Chrome: s.chrome(c, "Research", "research")}
+	return views.ResearchListPage{Chrome: s.chrome(c, "Research", "research"), Sessions: rows}, nil
+}
+
+// sidebarSessions is how many sessions the session page's sidebar lists.
+const sidebarSessions = 30
+
+// sessionRows lists up to limit of the user's sessions, newest first.
+func (s *Server) sessionRows(ctx context.Context, userID int64, limit int) ([]views.SessionRow, error) {
+	list, err := s.st.ListAgentSessions(ctx, userID, limit)
+	if err != nil {
+		return nil, err
+	}
+	rows := make([]views.SessionRow, 0, len(list))
 	for _, a := range list {
 		_, running := s.agent.Running(a.ID)
-		page.Sessions = append(page.Sessions, views.SessionRow{ID: a.ID, Title: a.Title, Turns: a.TurnCount,
-			Updated: a.UpdatedAt, Running: running})
+		rows = append(rows, views.SessionRow{ID: a.ID, Title: a.Title, Turns: a.TurnCount, Updated: a.UpdatedAt, Running: running})
 	}
-	return page, nil
+	return rows, nil
 }
 
 // researchCreate is POST /research: a new session, then its page.
@@ -116,6 +127,10 @@ func (s *Server) sessionPage(c echo.Context, a store.AgentSession, form views.Qu
 	if err != nil {
 		return views.ResearchSessionPage{}, err
 	}
+	recent, err := s.sessionRows(ctx, currentUser(c).ID, sidebarSessions)
+	if err != nil {
+		return views.ResearchSessionPage{}, err
+	}
 	// Asked after reading the log: a turn that ended meanwhile has its done
 	// event in the log or on the stream, which then hides the Stop button.
 	_, running := s.agent.Running(a.ID)
@@ -128,6 +143,7 @@ func (s *Server) sessionPage(c echo.Context, a store.AgentSession, form views.Qu
 		Form:     form,
 		Note:     s.modelNote(hist.note),
 		Metrics:  tl.sessionMetrics(),
+		Recent:   recent,
 	}, nil
 }
 

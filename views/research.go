@@ -48,6 +48,8 @@ type ResearchSessionPage struct {
 	Form     QuestionForm
 	Note     ModelNote
 	Metrics  MetricsPanel
+	// Recent is the sidebar's list of the user's sessions, newest first.
+	Recent []SessionRow
 }
 
 // Timeline is the server-rendered history of a session plus the address of
