@@ -110,11 +110,34 @@ type TagCount struct {
 // LibraryVersion returns the library's version: a number that grows with
 // every write to the papers and their authors, keywords, tags, files and
 // links, whichever code path made it (database triggers bump it, migration
-// 0009). Caches of library pages key on it.
+// 0009). Caches of library pages key on it, so it is read on every list
+// page: through a statement prepared once.
 func (s *Store) LibraryVersion(ctx context.Context) (int64, error) {
+	stmt, err := s.versionStmt(ctx)
+	if err != nil {
+		return 0, err
+	}
 	var v int64
-	if err := s.r.GetContext(ctx, &v, `SELECT version FROM library_version WHERE id = 1`); err != nil {
+	if err := stmt.GetContext(ctx, &v); err != nil {
 		return 0, fmt.Errorf("store: library version: %w", err)
 	}
 	return v, nil
+}
+
+// versionStmt prepares the version query on first use (after migrations).
+func (s *Store) versionStmt(ctx context.Context) (*sqlx.Stmt, error) {
+	if stmt := s.version.Load(); stmt != nil {
+		return stmt, nil
+	}
+	s.versionMu.Lock()
+	defer s.versionMu.Unlock()
+	if stmt := s.version.Load(); stmt != nil {
+		return stmt, nil
+	}
+	stmt, err := s.r.PreparexContext(ctx, `SELECT version FROM library_version WHERE id = 1`)
+	if err != nil {
+		return nil, fmt.Errorf("store: library version: %w", err)
+	}
+	s.version.Store(stmt)
+	return stmt, nil
 }

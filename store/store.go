@@ -18,6 +18,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	sqlitevec "github.com/asg017/sqlite-vec-go-bindings/cgo"
@@ -53,6 +54,11 @@ type Store struct {
 	ck         *sqlx.DB
 	stopCk     context.CancelFunc
 	ckFinished chan struct{}
+
+	// version is the prepared library-version query (LibraryVersion),
+	// made on first use.
+	versionMu sync.Mutex
+	version   atomic.Pointer[sqlx.Stmt]
 }
 
 // Options tune Open; the zero value is the production default.
@@ -130,7 +136,13 @@ func dsn(path string, opt Options, readOnly bool) string {
 func (s *Store) Close() error {
 	s.stopCk()
 	<-s.ckFinished
-	return errors.Join(s.ck.Close(), s.r.Close(), s.w.Close())
+	var stmtErr error
+	s.versionMu.Lock()
+	if stmt := s.version.Swap(nil); stmt != nil {
+		stmtErr = stmt.Close()
+	}
+	s.versionMu.Unlock()
+	return errors.Join(stmtErr, s.ck.Close(), s.r.Close(), s.w.Close())
 }
 
 // Path returns the database file path.
