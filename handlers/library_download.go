@@ -19,11 +19,12 @@ import (
 // downloadDeadline bounds one background PDF download (all its sources).
 const downloadDeadline = 10 * time.Minute
 
-// downloadJobs is the set of papers whose PDF this process is downloading.
-// Safe for concurrent use; the zero value is ready.
+// downloadJobs is the set of papers whose PDF this process is downloading,
+// with each download's progress. Safe for concurrent use; the zero value
+// is ready.
 type downloadJobs struct {
 	mu      sync.Mutex
-	running map[int64]bool
+	running map[int64]*jobProgress
 	wg      sync.WaitGroup
 	// ctx is the parent of every download: detached from the requests that
 	// start them, cancelled by StopDownloads at shutdown.
@@ -31,17 +32,24 @@ type downloadJobs struct {
 	cancel context.CancelFunc
 }
 
+// jobProgress is how far a running job is: the source being read, bytes
+// read and the announced total (-1 unknown). Guarded by downloadJobs.mu.
+type jobProgress struct {
+	source      string
+	read, total int64
+}
+
 // start marks id as running and reports whether it was not already.
 func (j *downloadJobs) start(id int64) bool {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	if j.running[id] {
+	if j.running[id] != nil {
 		return false
 	}
 	if j.running == nil {
-		j.running = map[int64]bool{}
+		j.running = map[int64]*jobProgress{}
 	}
-	j.running[id] = true
+	j.running[id] = &jobProgress{total: -1}
 	j.wg.Add(1)
 	return true
 }
@@ -57,7 +65,27 @@ func (j *downloadJobs) done(id int64) {
 func (j *downloadJobs) active(id int64) bool {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	return j.running[id]
+	return j.running[id] != nil
+}
+
+// report records a running job's progress.
+func (j *downloadJobs) report(id int64, source string, read, total int64) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if p := j.running[id]; p != nil {
+		p.source, p.read, p.total = source, read, total
+	}
+}
+
+// progress returns a running job's progress (ok false when it is not
+// running).
+func (j *downloadJobs) progress(id int64) (jobProgress, bool) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if p := j.running[id]; p != nil {
+		return *p, true
+	}
+	return jobProgress{}, false
 }
 
 // WaitDownloads blocks until the background PDF downloads have finished
@@ -81,10 +109,11 @@ func (s *Server) StopDownloads(ctx context.Context) error {
 
 // downloadView is the status block of a paper page, with its stored PDFs.
 func (s *Server) downloadView(c echo.Context, p store.Paper) (views.DownloadStatus, error) {
-	running := s.pdfJobs.active(p.ID)
+	prog, running := s.pdfJobs.progress(p.ID)
 	d := views.DownloadStatus{BasePath: s.cfg.BasePath, PaperID: p.ID, Status: p.DownloadStatus, Error: p.DownloadError,
 		Running: running, Stale: p.DownloadStatus == "downloading" && !running,
-		CanStart: s.downloads != nil && !running}
+		CanStart: s.downloads != nil && !running,
+		Source: prog.source, Read: prog.read, Total: prog.total}
 	files, err := s.st.PaperFiles(c.Request().Context(), p.ID)
 	if err != nil {
 		return d, err
@@ -116,7 +145,8 @@ func (s *Server) libraryDownload(c echo.Context) error {
 	go func() {
 		defer s.pdfJobs.done(p.ID)
 		defer cancel()
-		if _, err := s.downloads.Download(ctx, p.ID, nil); err != nil {
+		progress := func(source string, read, total int64) { s.pdfJobs.report(p.ID, source, read, total) }
+		if _, err := s.downloads.Download(ctx, p.ID, progress); err != nil {
 			s.log.Warn("pdf download failed", "paper", p.ID, "err", err)
 		}
 	}()

@@ -229,7 +229,7 @@ func (s *Server) paperPage(c echo.Context, p store.Paper) (views.PaperPage, erro
 // paperRow is the list's (and the detail header's) view of a paper.
 func paperRow(base string, p store.Paper) views.PaperRow {
 	r := views.PaperRow{BasePath: base, ID: p.ID, Title: p.Title, Authors: p.Authors, Year: p.Year, Journal: p.Journal,
-		Status: p.DownloadStatus}
+		Status: p.DownloadStatus, Tags: p.Tags}
 	if p.Bibcode != nil && *p.Bibcode != "" {
 		r.IDs = append(r.IDs, views.Identifier{Kind: "bibcode", Label: *p.Bibcode,
 			URL: "https://ui.adsabs.harvard.edu/abs/" + url.PathEscape(*p.Bibcode)})

@@ -27,10 +27,13 @@ func TestPaperTagsEditing(t *testing.T) {
 	if n := strings.Count(page.body, `data-testid="tag"`); n != 2 {
 		t.Fatalf("%d tags shown, want 2", n)
 	}
-	// The list filter finds it by tag (the version-keyed cache sees the edit).
-	if n := rows(c.get("/library?tag=PERSEUS").body); n != 1 {
+	// The list shows the tags and filters by them (the version-keyed cache
+	// sees the edit).
+	list := c.get("/library?tag=PERSEUS")
+	if n := rows(list.body); n != 1 {
 		t.Fatalf("tag filter: %d rows", n)
 	}
+	expectContains(t, "row tags", list.body, `data-testid="row-tags"`, `<a href="/library?tag=AGN+feedback" class="tag">AGN feedback</a>`)
 
 	// htmx: the block comes back alone.
 	frag := c.postForm("/library/"+id+"/tags/remove", url.Values{"tag": {"perseus"}}, "HX-Request", "true")

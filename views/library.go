@@ -1,6 +1,7 @@
 package views
 
 import (
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -51,6 +52,12 @@ type PaperRow struct {
 	Journal  string
 	IDs      []Identifier
 	Status   string // download status: none, downloading, downloaded, failed
+	Tags     []string
+}
+
+// TagURL is the list filtered by tag.
+func (r PaperRow) TagURL(tag string) string {
+	return r.BasePath + "/library?tag=" + url.QueryEscape(tag)
 }
 
 // Identifier is one of a paper's identifiers with its canonical page.
@@ -91,6 +98,9 @@ type DownloadStatus struct {
 	Status   string
 	Error    string
 	Running  bool           // a download runs in this process now
+	Source   string         // while running: the source being read ("" before the first byte)
+	Read     int64          // while running: bytes read from Source
+	Total    int64          // while running: Source's announced size, -1 when unknown
 	Stale    bool           // marked downloading, but no download runs (interrupted)
 	CanStart bool           // the Download PDF button is offered
 	Files    []PaperFileRow // the stored PDFs, newest first
@@ -135,6 +145,18 @@ func (r PaperRow) YearText() string {
 
 // Base is the paper's page.
 func (d DownloadStatus) Base() string { return d.BasePath + "/library/" + itoa(d.PaperID) }
+
+// ProgressText is how far a running download is, e.g. "from arXiv:
+// 1.2 MiB of 3.4 MiB"; "" before the first byte.
+func (d DownloadStatus) ProgressText() string {
+	if d.Source == "" {
+		return ""
+	}
+	if d.Total > 0 {
+		return "from " + d.Source + ": " + formatBytes(d.Read) + " of " + formatBytes(d.Total)
+	}
+	return "from " + d.Source + ": " + formatBytes(d.Read) + " so far"
+}
 
 // statusLabel is the badge text of a download status.
 func statusLabel(s string) string {
