@@ -113,7 +113,7 @@ func (s *Server) downloadView(c echo.Context, p store.Paper) (views.DownloadStat
 	d := views.DownloadStatus{BasePath: s.cfg.BasePath, PaperID: p.ID, Status: p.DownloadStatus, Error: p.DownloadError,
 		Running: running, Stale: p.DownloadStatus == "downloading" && !running,
 		CanStart: s.downloads != nil && !running,
-		Source: prog.source, Read: prog.read, Total: prog.total}
+		Source:   prog.source, Read: prog.read, Total: prog.total}
 	files, err := s.st.PaperFiles(c.Request().Context(), p.ID)
 	if err != nil {
 		return d, err
