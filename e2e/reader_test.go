@@ -86,6 +86,7 @@ func TestBrowserReader(t *testing.T) {
 	waitUntil(t, ctx, "the highlight after saving", check)
 	navigateBy(t, ctx, chromedp.Navigate(a.URL+strings.TrimPrefix(readPage(t, ctx).Path, a.BasePath)))
 	waitUntil(t, ctx, "the highlight after a reload", check)
+	checkA11y(t, ctx, "reader")
 	if bad := console.problems(); len(bad) > 0 {
 		t.Errorf("console problems: %v", bad)
 	}
