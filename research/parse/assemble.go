@@ -2,6 +2,7 @@ package parse
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -84,7 +85,7 @@ func (a *assembler) addBlock(b block, firstPage bool) {
 			indented := l.x0 > left+0.6*B && l.x0 < left+4*B
 			// A hanging indent (list items, wrapped bullets) continues the
 			// item: the line after a bullet line, or lines aligned with it.
-			hanging := bulletRe.MatchString(prev.text()) && l.x0 > prev.x0+0.3*B ||
+			hanging := (bulletRe.MatchString(prev.text()) || refStartRe.MatchString(prev.text())) && l.x0 > prev.x0+0.3*B ||
 				l.x0 > prev.x0+0.6*B && i+1 < len(b.lines) && abs(b.lines[i+1].x0-l.x0) < 1 ||
 				abs(l.x0-prev.x0) < 1 && prev.x0 > left+0.6*B
 			if hanging {
@@ -98,7 +99,10 @@ func (a *assembler) addBlock(b block, firstPage bool) {
 				atLeft := l.x0 <= left+0.3*B
 				start = outdented || gap || refStartRe.MatchString(txt) || (atLeft && (short || authorStartRe.MatchString(txt)))
 			} else {
-				start = indented || gap || short || sizeJump || bulletRe.MatchString(txt)
+				// "[n]" set out to the left of the line above: a numbered
+				// reference list without a heading (REVTeX).
+				refOut := l.x0 < prev.x0-0.3*B && strings.HasPrefix(txt, "[") && refStartRe.MatchString(txt)
+				start = indented || gap || short || sizeJump || bulletRe.MatchString(txt) || refOut
 			}
 		}
 		if !start && isCaps(txt) && len(strings.Fields(txt)) >= 2 && !isCaps(b.lines[i-1].text()) {
@@ -136,7 +140,7 @@ func (a *assembler) continues(txt string) bool {
 		return false
 	}
 	p := a.paras[len(a.paras)-1]
-	if p.kind == kindHeading || p.kind == kindList || len(p.lines) == 0 {
+	if p.kind == kindHeading || p.kind == kindList || len(p.lines) == 0 || strings.HasPrefix(p.lines[0], "[") && refStartRe.MatchString(p.lines[0]) {
 		return false
 	}
 	prev := p.lines[len(p.lines)-1]
@@ -216,6 +220,23 @@ func (a *assembler) hasTitle() bool {
 		}
 	}
 	return false
+}
+
+// markNumberedRefs turns the paragraphs "[1] …", "[2] …", … (a reference
+// list set without a heading, perhaps broken by a column of other text)
+// into references when there are at least three in sequence.
+func markNumberedRefs(ps []para) {
+	var seq []int
+	for i, p := range ps {
+		if p.kind == kindText && len(p.lines) > 0 && strings.HasPrefix(p.lines[0], "["+strconv.Itoa(len(seq)+1)+"] ") {
+			seq = append(seq, i)
+		}
+	}
+	if len(seq) >= 3 {
+		for _, i := range seq {
+			ps[i].kind = kindReference
+		}
+	}
 }
 
 // demoteRuns turns runs of three or more headings with no text between

@@ -103,6 +103,69 @@ func blockChars(b block) int {
 	return n
 }
 
+// twoColumns reports whether a page has substantial text in both halves.
+func twoColumns(p page) bool {
+	mid := p.width / 2
+	var left, right, total int
+	for _, b := range p.blocks {
+		n := blockChars(b)
+		total += n
+		switch {
+		case b.x1 <= mid+4:
+			left += n
+		case b.x0 >= mid-4:
+			right += n
+		}
+	}
+	return total > 0 && float64(left) >= 0.15*float64(total) && float64(right) >= 0.15*float64(total)
+}
+
+// mergeSideBySide joins consecutive blocks (in reading order) that sit on
+// the same lines, the second to the right of the first — poppler cuts a
+// justified line with wide spaces into two blocks.
+func mergeSideBySide(bs []block, body, mid float64) []block {
+	var out []block
+	for _, b := range bs {
+		if n := len(out); n > 0 && len(b.lines) > 0 {
+			a := &out[n-1]
+			if b.x0 > a.x1 && b.x0-a.x1 < 3*body && !(a.x1 <= mid+4 && b.x0 >= mid-4) && b.y0 >= a.y0-1 && b.y1 <= a.y1+1 && sharesLine(*a, b.lines[0], body) {
+				for _, l := range b.lines {
+					mergeLine(a, l, body)
+				}
+				a.x1, a.y1 = max(a.x1, b.x1), max(a.y1, b.y1)
+				continue
+			}
+		}
+		out = append(out, b)
+	}
+	return out
+}
+
+func sharesLine(a block, l line, body float64) bool {
+	for _, x := range a.lines {
+		if abs(x.y0-l.y0) < 0.5*body {
+			return true
+		}
+	}
+	return false
+}
+
+// mergeLine adds l's words to the line of a on the same baseline, or
+// inserts l in y order.
+func mergeLine(a *block, l line, body float64) {
+	for i := range a.lines {
+		if abs(a.lines[i].y0-l.y0) < 0.5*body {
+			a.lines[i] = newLine(append(append([]word(nil), a.lines[i].words...), l.words...))
+			return
+		}
+	}
+	i := 0
+	for i < len(a.lines) && a.lines[i].y0 < l.y0 {
+		i++
+	}
+	a.lines = append(a.lines[:i], append([]line{l}, a.lines[i:]...)...)
+}
+
 // readingOrder sorts a page's blocks. A page with substantial text in
 // both halves is read as two columns: between blocks that span the gutter
 // (title, abstract, wide figures), the left column comes before the right.
@@ -173,4 +236,73 @@ func readingOrder(p page) []block {
 		out = append(out, p.blocks[k.i])
 	}
 	return out
+}
+
+// splitGutter splits blocks whose lines poppler ran across the column
+// gap (narrow gutters, a reference list beside text) into a left and a
+// right block at the page's middle. A block is split only when some line
+// has a wide gap between words right at the middle.
+func splitGutter(p *page, body float64) {
+	mid := p.width / 2
+	if mid <= 0 || !twoColumns(*p) {
+		return
+	}
+	var out []block
+	for _, b := range p.blocks {
+		if !(b.x0 < mid && b.x1 > mid) || !crossesGutter(b, mid, body) {
+			out = append(out, b)
+			continue
+		}
+		var left, right block
+		for _, l := range b.lines {
+			var lw, rw []word
+			for _, w := range l.words {
+				if (w.x0+w.x1)/2 < mid {
+					lw = append(lw, w)
+				} else {
+					rw = append(rw, w)
+				}
+			}
+			if len(lw) > 0 {
+				left.lines = append(left.lines, newLine(lw))
+			}
+			if len(rw) > 0 {
+				right.lines = append(right.lines, newLine(rw))
+			}
+		}
+		for _, nb := range []block{left, right} {
+			if len(nb.lines) > 0 {
+				nb.box = nb.lines[0].box
+				for _, l := range nb.lines {
+					nb.x0, nb.y0 = min(nb.x0, l.x0), min(nb.y0, l.y0)
+					nb.x1, nb.y1 = max(nb.x1, l.x1), max(nb.y1, l.y1)
+				}
+				out = append(out, nb)
+			}
+		}
+	}
+	p.blocks = out
+}
+
+func crossesGutter(b block, mid, body float64) bool {
+	for _, l := range b.lines {
+		for i := 1; i < len(l.words); i++ {
+			a, c := l.words[i-1], l.words[i]
+			if a.x1 <= mid+2 && c.x0 >= mid-2 && c.x0-a.x1 > 0.8*body {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// newLine builds a line from words, with its box and size.
+func newLine(ws []word) line {
+	l := line{box: ws[0].box, words: ws}
+	for _, w := range ws {
+		l.x0, l.y0 = min(l.x0, w.x0), min(l.y0, w.y0)
+		l.x1, l.y1 = max(l.x1, w.x1), max(l.y1, w.y1)
+	}
+	l.finish()
+	return l
 }

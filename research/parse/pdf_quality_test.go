@@ -69,6 +69,10 @@ func TestPDFQuality(t *testing.T) {
 			if s.name == "mnras guide" && !strings.Contains(doc.Markdown, "## REFERENCES\n\n- Author A. N., 2013, Journal of Improbable Astronomy, 1, 1\n\n- Jones C. D., 2015,") {
 				t.Error("the reference list is not one item per reference")
 			}
+			if s.name == "revtex apssamp" && (!strings.Contains(doc.Markdown, `- <span id="ref-1"></span>\[1\] E. Witten, (2001), hep-th/0106109, and references therein`) ||
+				!strings.Contains(doc.Markdown, `\[[2](#ref-2)\]`)) {
+				t.Error("the numbered reference list is not anchored, or citations are not linked to it")
+			}
 			if q.paras < raw.paras+0.2 {
 				t.Errorf("paragraph order %.3f not clearly better than pdftotext -raw's %.3f", q.paras, raw.paras)
 			}

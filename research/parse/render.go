@@ -18,22 +18,35 @@ func layoutMarkdown(pages []page) string {
 			}
 		}
 	}
+	for i := range pages {
+		splitGutter(&pages[i], a.body)
+	}
 	for i, p := range pages {
-		for _, b := range readingOrder(p) {
+		for _, b := range mergeSideBySide(readingOrder(p), a.body, p.width/2) {
 			a.addBlock(b, i == 0)
 		}
 	}
 	demoteRuns(a.paras)
+	markNumberedRefs(a.paras)
 	hy := hyphenated(a.paras)
+	refs := numberedRefs(a.paras)
 	var out strings.Builder
 	for _, p := range a.paras {
 		if len(p.lines) == 0 {
 			continue
 		}
 		raw := joinLines(p.lines, hy)
-		txt := escapeMarkdown(raw)
-		if p.kind == kindReference {
+		var txt string
+		switch {
+		case p.kind == kindReference:
 			txt = linkIdentifiers(raw)
+			if m := refStartRe.FindStringSubmatch(raw); m != nil && strings.HasPrefix(m[1], "[") {
+				txt = `<span id="ref-` + strings.Trim(m[1], "[]") + `"></span>` + txt
+			}
+		case p.kind == kindText && len(refs) > 0:
+			txt = linkCitations(raw, refs)
+		default:
+			txt = escapeMarkdown(raw)
 		}
 		if txt == "" {
 			continue
@@ -159,6 +172,48 @@ func linkIdentifiers(s string) string {
 			target = "https://arxiv.org/abs/" + s[m[4]:m[5]]
 		}
 		b.WriteString("[" + escapeMarkdown(s[m[0]:m[1]]) + "](<" + strings.NewReplacer("<", "%3C", ">", "%3E", " ", "%20").Replace(target) + ">)")
+		last = m[1]
+	}
+	b.WriteString(escapeMarkdown(s[last:]))
+	return b.String()
+}
+
+// numberedRefs is the set of reference numbers of a "[n]"-style list.
+func numberedRefs(ps []para) map[string]bool {
+	refs := map[string]bool{}
+	for _, p := range ps {
+		if p.kind != kindReference || len(p.lines) == 0 {
+			continue
+		}
+		if m := refStartRe.FindStringSubmatch(p.lines[0]); m != nil && strings.HasPrefix(m[1], "[") {
+			refs[strings.Trim(m[1], "[]")] = true
+		}
+	}
+	return refs
+}
+
+var citeTokenRe = regexp.MustCompile(`[0-9]+|[^0-9]+`)
+
+var citeRe = regexp.MustCompile(`\[([0-9]{1,4}(?:\s*[,–-]\s*[0-9]{1,4})*)\]`)
+
+// linkCitations escapes text and links numeric citations ("[3]",
+// "[2, 5–7]") to the reference list's anchors; each number is linked
+// when the list has it.
+func linkCitations(s string, refs map[string]bool) string {
+	var b strings.Builder
+	last := 0
+	for _, m := range citeRe.FindAllStringSubmatchIndex(s, -1) {
+		b.WriteString(escapeMarkdown(s[last:m[0]]))
+		inner := s[m[2]:m[3]]
+		b.WriteString(`\[`)
+		for _, tok := range citeTokenRe.FindAllString(inner, -1) {
+			if refs[tok] {
+				b.WriteString("[" + tok + "](#ref-" + tok + ")")
+			} else {
+				b.WriteString(escapeMarkdown(tok))
+			}
+		}
+		b.WriteString(`\]`)
 		last = m[1]
 	}
 	b.WriteString(escapeMarkdown(s[last:]))
