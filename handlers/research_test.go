@@ -424,6 +424,11 @@ func TestResearchExpiredQuestion(t *testing.T) {
 	expectContains(t, "page", c.get("/research/"+s).body, "Expired: nobody answered in time.")
 	expectStatus(t, "cancel", c.postForm("/research/"+s+"/cancel", nil), http.StatusSeeOther)
 	a.waitTurn(t, s)
+	// Closed after its deadline, the card stays expired (live and replayed
+	// alike: the closing event's time decides, not the page's clock).
+	page := c.get("/research/" + s).body
+	expectContains(t, "page after the turn", page, "Expired: nobody answered in time.")
+	expectLacks(t, "page after the turn", page, "This question is closed")
 }
 
 func TestResearchPermissionCard(t *testing.T) {

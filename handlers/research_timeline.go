@@ -92,6 +92,9 @@ type timeline struct {
 	turnStats, sessionStats runStats
 	turnStart               time.Time
 	turns                   int
+	// eventAt is when the event being applied was recorded: a question
+	// card closed at or after its deadline expired rather than closed.
+	eventAt time.Time
 }
 
 // waitingCard is an open ask/permission card and the agent it waits for.
@@ -133,6 +136,7 @@ func (q *questionSource) get(ctx context.Context, turn int) (string, bool) {
 // nothing.
 func (t *timeline) apply(ctx context.Context, e agent.Event) []timelineOp {
 	var ops []timelineOp
+	t.eventAt = e.At
 	if e.Turn != t.turn {
 		ops = t.closeWaiting(ops, "")
 		t.startTurn(e.Turn)
@@ -199,6 +203,9 @@ func (t *timeline) closeWaiting(ops []timelineOp, agentName string) []timelineOp
 		case *views.AskCard:
 			closed := *c
 			closed.State = views.CardClosed
+			if !c.ExpiresAt.IsZero() && !t.eventAt.IsZero() && !t.eventAt.Before(c.ExpiresAt) {
+				closed.State = views.CardExpired
+			}
 			ops = append(ops, timelineOp{kind: opReplace, item: &closed})
 		case *views.PermissionCard:
 			closed := *c
