@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -210,5 +211,55 @@ func checkA11y(t *testing.T, ctx context.Context, page string) {
 		} else {
 			t.Log(msg)
 		}
+	}
+}
+
+// TestBrowserReloadMidTurn reloads the page while an answer streams: the
+// reloaded page shows what was said so far and the live stream continues
+// it, with no word lost or repeated, and the finished timeline is the same
+// as a fresh load's.
+func TestBrowserReloadMidTurn(t *testing.T) {
+	fake := llmtest.New(t)
+	const user, password = "cecilia", "stellar-atmospheres"
+	a := startApp(t, map[string]string{"ADMIN_USER": user, "ADMIN_PASSWORD": password,
+		"LLM_BASE_URL": fake.URL(), "LLM_MODEL": "test-model"})
+	console := &consoleLog{}
+	ctx := newBrowser(t, console)
+	do(t, ctx, chromedp.Navigate(a.URL+"/login"))
+	submitCredentials(t, ctx, `[data-testid="login-form"]`, user, password)
+	newSessionPage(t, ctx, a, "Reload")
+
+	words := make([]string, 40)
+	for i := range words {
+		words[i] = "s" + strconv.Itoa(100+i) + " "
+	}
+	want := strings.TrimSpace(strings.Join(words, ""))
+	fake.Enqueue(llmtest.Text(words...).WithDelay(0, 60*time.Millisecond))
+	askQuestion(t, ctx, "Stream slowly")
+	waitUntil(t, ctx, "some words", `(document.querySelector('#timeline [data-testid="model-text"]') || {textContent: ""}).textContent.includes("s105")`)
+	do(t, ctx, chromedp.Reload())
+	waitUntil(t, ctx, "the stream after the reload", liveJS)
+	mid, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(document.querySelector('#timeline [data-testid="model-text"], #timeline [data-testid="answer"]') || {textContent: ""}).textContent`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(mid, "s139") || !strings.Contains(mid, "s105") {
+		t.Fatalf("the reload did not happen mid-turn: %q", mid)
+	}
+	waitUntil(t, ctx, "the end of the turn", `!!document.querySelector('#timeline [data-testid="done"]')`)
+	live := timelineState(t, ctx)
+	got, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector('#timeline [data-testid="answer"]').textContent.trim()`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != want || live.Answers != 1 || live.Texts != 0 {
+		t.Fatalf("after a reload mid-turn the answer is %q (%d answers, %d text blocks), want %q once", got, live.Answers, live.Texts, want)
+	}
+	do(t, ctx, chromedp.Reload())
+	if fresh := timelineState(t, ctx); fresh.Text != live.Text {
+		t.Fatalf("the live timeline differs from a fresh load:\nlive:  %s\nfresh: %s", live.Text, fresh.Text)
+	}
+	if bad := console.problems(); len(bad) > 0 {
+		t.Errorf("the pages reported %d console problem(s), first: %s", len(bad), bad[0])
 	}
 }
