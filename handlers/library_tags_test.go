@@ -89,3 +89,19 @@ func TestPaperTagsAPI(t *testing.T) {
 		t.Fatalf("cleared tags %q (%s)", got.Tags, res.body)
 	}
 }
+
+// The bookmarklet's landing recognises IOP and A&A article pages by the
+// DOI in (or behind) their addresses.
+func TestBookmarkletRecognisesPublisherPages(t *testing.T) {
+	a := newApp(t, nil)
+	c := a.setupAdmin()
+	for page, want := range map[string]string{
+		"https://www.aanda.org/articles/aa/full_html/2018/08/aa33051-18/aa33051-18.html": "DOI 10.1051/0004-6361/201833051",
+		"https://iopscience.iop.org/article/10.3847/1538-4357/ad1234":                     "DOI 10.3847/1538-4357/ad1234",
+		"https://www.example.org/some/blog/post":                                          "not a paper page I know",
+	} {
+		res := c.get("/import?url=" + url.QueryEscape(page))
+		expectStatus(t, page, res, http.StatusOK)
+		expectContains(t, page, res.body, want)
+	}
+}

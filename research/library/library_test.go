@@ -22,10 +22,15 @@ func TestParseRef(t *testing.T) {
 		"https://arxiv.org/pdf/2305.01234": "arxiv 2305.01234",
 		"astro-ph/0601001":                 "arxiv astro-ph/0601001",
 		"2019ApJ...875L...1E":              "bibcode 2019ApJ...875L...1E",
-		"https://ui.adsabs.harvard.edu/abs/2019ApJ...875L...1E/abstract":  "bibcode 2019ApJ...875L...1E",
-		"10.3847/2041-8213/ab0ec7":                                        "doi 10.3847/2041-8213/ab0ec7",
-		"https://doi.org/10.3847/2041-8213/AB0EC7":                        "doi 10.3847/2041-8213/AB0EC7",
-		"https://iopscience.iop.org/article/10.3847/2041-8213/ab0ec7/pdf": "doi 10.3847/2041-8213/ab0ec7",
+		"https://ui.adsabs.harvard.edu/abs/2019ApJ...875L...1E/abstract":                 "bibcode 2019ApJ...875L...1E",
+		"10.3847/2041-8213/ab0ec7":                                                       "doi 10.3847/2041-8213/ab0ec7",
+		"https://doi.org/10.3847/2041-8213/AB0EC7":                                       "doi 10.3847/2041-8213/AB0EC7",
+		"https://iopscience.iop.org/article/10.3847/2041-8213/ab0ec7/pdf":                "doi 10.3847/2041-8213/ab0ec7",
+		"https://www.aanda.org/articles/aa/full_html/2018/08/aa33051-18/aa33051-18.html": "doi 10.1051/0004-6361/201833051",
+		"https://www.aanda.org/articles/aa/abs/2018/08/aa33051-18/aa33051-18.html":       "doi 10.1051/0004-6361/201833051",
+		"https://www.aanda.org/articles/aa/pdf/2018/08/aa33051-18.pdf":                   "doi 10.1051/0004-6361/201833051",
+		"https://www.aanda.org/10.1051/0004-6361/201833051":                              "doi 10.1051/0004-6361/201833051",
+		"https://www.aanda.org/articles/aa/abs/2006/26/aa5071-06/aa5071-06.html":         "doi 10.1051/0004-6361:20065071",
 	} {
 		r, err := ParseRef(in)
 		if err != nil {
@@ -37,7 +42,8 @@ func TestParseRef(t *testing.T) {
 			t.Errorf("ParseRef(%q) = %s, want %s", in, got, want)
 		}
 	}
-	for _, bad := range []string{"", "hello world", "https://example.com/paper", "javascript:alert(1)", "http://user@arxiv.org.evil/abs/x"} {
+	for _, bad := range []string{"", "hello world", "https://example.com/paper", "javascript:alert(1)", "http://user@arxiv.org.evil/abs/x",
+		"https://www.aanda.org/component/toc/", "https://www.aanda.org/articles/aa/abs/2018/08/contents.html", "https://evil.example/articles/aa/abs/2018/08/aa33051-18/aa33051-18.html"} {
 		if _, err := ParseRef(bad); !errors.Is(err, ErrUnknownRef) {
 			t.Errorf("ParseRef(%q) = %v, want ErrUnknownRef", bad, err)
 		}
@@ -168,4 +174,37 @@ func TestConcurrentImportsGiveOneEntry(t *testing.T) {
 	if n != 1 {
 		t.Fatalf("%d entries for one paper", n)
 	}
+}
+
+func FuzzParseRef(f *testing.F) {
+	for _, s := range []string{"2305.01234v2", "astro-ph/0601001", "2019ApJ...875L...1E", "10.3847/2041-8213/ab0ec7",
+		"https://www.aanda.org/articles/aa/full_html/2018/08/aa33051-18/aa33051-18.html", "https://www.aanda.org/10.1051/x",
+		"https://iopscience.iop.org/article/10.3847/a/b/pdf", "https://ui.adsabs.harvard.edu/abs/2019ApJ...875L...1E/abstract"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		r, err := ParseRef(s)
+		if err != nil {
+			if !errors.Is(err, ErrUnknownRef) {
+				t.Fatalf("ParseRef(%q): %v is not ErrUnknownRef", s, err)
+			}
+			return
+		}
+		switch r.Kind {
+		case RefArxiv:
+			if r.Arxiv.Base == "" {
+				t.Fatalf("ParseRef(%q) = empty arXiv id", s)
+			}
+		case RefBibcode:
+			if !ads.ValidBibcode(r.Value) {
+				t.Fatalf("ParseRef(%q) = bad bibcode %q", s, r.Value)
+			}
+		case RefDOI:
+			if d, err := ads.NormalizeDOI(r.Value); err != nil || d != r.Value {
+				t.Fatalf("ParseRef(%q) = DOI %q not normalised (%q, %v)", s, r.Value, d, err)
+			}
+		default:
+			t.Fatalf("ParseRef(%q) = kind %d", s, r.Kind)
+		}
+	})
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"regexp"
 	"strings"
 
 	"github.com/astroresearch/astroresearch/research/ads"
@@ -80,6 +81,48 @@ func refFromURL(u *url.URL) (Ref, error) {
 				}
 			}
 		}
+	case host == "www.aanda.org" || host == "aanda.org":
+		if d, ok := aandaDOI(parts); ok {
+			return Ref{Kind: RefDOI, Value: d}, nil
+		}
 	}
 	return Ref{}, fmt.Errorf("%w: %s", ErrUnknownRef, u.Redacted())
+}
+
+// aandaArticle is an A&A article id in its URLs: aa33051-18 (number,
+// two-digit year), with .html or .pdf when it names the file.
+var aandaArticle = regexp.MustCompile(`^aa([0-9]{4,6})-([0-9]{2})(?:\.html|\.pdf)?$`)
+
+// aandaDOI finds the DOI in an A&A (aanda.org) article URL's path: either
+// the DOI itself (/10.1051/0004-6361/201833051) or the article id of the
+// abstract, full-text and PDF pages (/articles/aa/full_html/2018/08/
+// aa33051-18/aa33051-18.html), from which A&A's DOIs are made:
+// 10.1051/0004-6361/2018 33051 since 2009, 10.1051/0004-6361:2006 5071
+// before.
+func aandaDOI(parts []string) (string, bool) {
+	if len(parts) >= 2 && strings.HasPrefix(parts[0], "10.1051") {
+		d, err := ads.NormalizeDOI(strings.Join(parts, "/"))
+		return d, err == nil
+	}
+	if len(parts) == 0 || parts[0] != "articles" {
+		return "", false
+	}
+	for _, p := range parts {
+		m := aandaArticle.FindStringSubmatch(p)
+		if m == nil {
+			continue
+		}
+		yy := m[2]
+		sep := "/"
+		if yy < "09" || yy > "90" {
+			sep = ":" // the old scheme
+		}
+		century := "20"
+		if yy > "90" {
+			century = "19"
+		}
+		d, err := ads.NormalizeDOI("10.1051/0004-6361" + sep + century + yy + m[1])
+		return d, err == nil
+	}
+	return "", false
 }
