@@ -97,8 +97,8 @@ func TestBookmarkletRecognisesPublisherPages(t *testing.T) {
 	c := a.setupAdmin()
 	for page, want := range map[string]string{
 		"https://www.aanda.org/articles/aa/full_html/2018/08/aa33051-18/aa33051-18.html": "DOI 10.1051/0004-6361/201833051",
-		"https://iopscience.iop.org/article/10.3847/1538-4357/ad1234":                     "DOI 10.3847/1538-4357/ad1234",
-		"https://www.example.org/some/blog/post":                                          "not a paper page I know",
+		"https://iopscience.iop.org/article/10.3847/1538-4357/ad1234":                    "DOI 10.3847/1538-4357/ad1234",
+		"https://www.example.org/some/blog/post":                                         "not a paper page I know",
 	} {
 		res := c.get("/import?url=" + url.QueryEscape(page))
 		expectStatus(t, page, res, http.StatusOK)
