@@ -1,19 +1,28 @@
 package e2e
 
 import (
+	"bytes"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 )
 
 // fakeArxivHTML is arXiv with an HTML rendering: the id_list feed for the
 // lookup and a LaTeXML page (the parse package's fixture) under /html/.
-func fakeArxivHTML(t *testing.T) *httptest.Server {
+func fakeArxivHTML(t *testing.T) *httptest.Server { return fakeArxivHTMLRevised(t, nil) }
+
+// fakeArxivHTMLRevised is fakeArxivHTML whose page, from the second HTML
+// request on, is revise(page) — a new version of the paper.
+func fakeArxivHTMLRevised(t *testing.T, revise func([]byte) []byte) *httptest.Server {
 	t.Helper()
+	var mu sync.Mutex
+	served := 0
 	idlist, err := os.ReadFile("../research/arxiv/testdata/idlist.xml")
 	if err != nil {
 		t.Fatal(err)
@@ -25,8 +34,15 @@ func fakeArxivHTML(t *testing.T) *httptest.Server {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch {
 		case strings.HasPrefix(r.URL.Path, "/html/"):
+			mu.Lock()
+			served++
+			body := page
+			if served > 1 && revise != nil {
+				body = revise(page)
+			}
+			mu.Unlock()
 			w.Header().Set("Content-Type", "text/html; charset=utf-8")
-			w.Write(page)
+			w.Write(body)
 		case r.URL.Query().Get("id_list") != "":
 			w.Header().Set("Content-Type", "application/atom+xml")
 			w.Write(idlist)
@@ -40,9 +56,14 @@ func fakeArxivHTML(t *testing.T) *httptest.Server {
 
 // TestBrowserReader: import a paper → parse it → open the reader (math
 // rendered, contents) → select a sentence and highlight it → after a
-// reload the highlight is still marked in the text and listed.
+// reload the highlight is still marked in the text and listed → after the
+// paper is parsed again from a revised version (text added before the
+// quote), the highlight is found again by its quote and context.
 func TestBrowserReader(t *testing.T) {
-	ax := fakeArxivHTML(t)
+	ax := fakeArxivHTMLRevised(t, func(page []byte) []byte {
+		return bytes.Replace(page, []byte(`<div class="ltx_para" id="S1.p1">`),
+			[]byte(`<div class="ltx_para" id="S1.p0"><p class="ltx_p">A new opening paragraph of the revised version. Dust shapes what we see, it is said.</p></div><div class="ltx_para" id="S1.p1">`), 1)
+	})
 	const user, password = "vera", "galaxy-rotation"
 	a := startApp(t, map[string]string{"ADMIN_USER": user, "ADMIN_PASSWORD": password,
 		"ARXIV_API_URL": ax.URL + "/api/query", "ARXIV_HTML_URL": ax.URL + "/html", "AR5IV_URL": ax.URL + "/ar5iv"})
@@ -87,6 +108,30 @@ func TestBrowserReader(t *testing.T) {
 	navigateBy(t, ctx, chromedp.Navigate(a.URL+strings.TrimPrefix(readPage(t, ctx).Path, a.BasePath)))
 	waitUntil(t, ctx, "the highlight after a reload", check)
 	checkA11y(t, ctx, "reader")
+
+	// Parse again: the revised version has a new paragraph before the
+	// quote and another "Dust shapes what we see" (without the context).
+	readerPath := readPage(t, ctx).Path
+	navigateBy(t, ctx, chromedp.Navigate(a.URL+strings.TrimPrefix(strings.TrimSuffix(readerPath, "/read"), a.BasePath)))
+	navigateBy(t, ctx, chromedp.Click(chromedp.CSS(`[data-testid="parse-form"] button`)))
+	contentURL := a.URL + "/api/papers/" + strings.TrimPrefix(strings.TrimSuffix(readerPath, "/read"), a.BasePath+"/library/") + "/content"
+	for deadline := time.Now().Add(15 * time.Second); ; {
+		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`fetch(`+"`"+contentURL+"`"+`).then(r => r.json()).then(j => (j.markdown || "").includes("A new opening paragraph"))`, chromedp.EvalAwaitPromise))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the paper was not parsed again")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	navigateBy(t, ctx, chromedp.Navigate(a.URL+strings.TrimPrefix(readerPath, a.BasePath)))
+	waitUntil(t, ctx, "the highlight re-anchored after a re-parse", `(() => {
+		const ms = document.querySelectorAll('#reader-text mark.highlight');
+		return ms.length === 1 && ms[0].textContent === 'Dust shapes what we see' && ms[0].closest('p').textContent.startsWith('Dust shapes what we see of early galaxies') })()`)
 	if bad := console.problems(); len(bad) > 0 {
 		t.Errorf("console problems: %v", bad)
 	}

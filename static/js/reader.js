@@ -35,17 +35,22 @@
   }
   function norm(s) { return (s || "").replace(/\s+/g, " ").trim(); }
 
-  // find locates a note's quote: quote with its context first, then the
-  // occurrence nearest the remembered position.
+  // find locates a note's quote: among its occurrences, the one whose
+  // surroundings agree most with the saved context (characters matching
+  // before and after), then the one nearest the saved position.
   function find(m, quote, prefix, suffix, pos) {
     var q = norm(quote);
     if (!q) return -1;
-    var ctx = norm(prefix) + " " + q + " " + norm(suffix);
-    var i = m.text.indexOf(ctx.trim());
-    if (i >= 0) return i + ctx.trim().indexOf(q);
-    var best = -1, from = 0, j;
+    var pre = (prefix || "").replace(/\s+/g, " "), suf = (suffix || "").replace(/\s+/g, " ");
+    var best = -1, bestScore = -1, from = 0, j;
     while ((j = m.text.indexOf(q, from)) >= 0) {
-      if (best < 0 || Math.abs(j - pos) < Math.abs(best - pos)) best = j;
+      var score = 0, k;
+      for (k = 1; k <= pre.length && j - k >= 0 && m.text[j - k] === pre[pre.length - k]; k++) score++;
+      for (k = 0; k < suf.length && j + q.length + k < m.text.length && m.text[j + q.length + k] === suf[k]; k++) score++;
+      if (score > bestScore || (score === bestScore && Math.abs(j - pos) < Math.abs(best - pos))) {
+        best = j;
+        bestScore = score;
+      }
       from = j + 1;
     }
     return best;
