@@ -17,7 +17,8 @@ import (
 // fakeADS is a local NASA ADS search API in its real (Solr JSON) format:
 // citations(...) answers with the ads package's citations fixture,
 // references(...) with the library package's references fixture, and
-// bibcode:/doi:/identifier: lookups with the matching record of either.
+// bibcode:/doi:/identifier: lookups with the matching record of either;
+// queries naming adsFailingBibcode get a 500, adsLimitedBibcode a 429.
 // Any bearer token is accepted; none gets ADS's 401.
 func fakeADS(t testing.TB) *httptest.Server {
 	t.Helper()
@@ -48,6 +49,15 @@ func fakeADS(t testing.TB) *httptest.Server {
 		w.Header().Set("Content-Type", "application/json")
 		q := r.URL.Query().Get("q")
 		switch {
+		case strings.Contains(q, adsFailingBibcode): // ADS's own 500
+			w.WriteHeader(http.StatusInternalServerError)
+			w.Write([]byte(`{"responseHeader": {"status": 500}, "error": {"msg": "java.lang.NullPointerException", "code": 500}}`))
+		case strings.Contains(q, adsLimitedBibcode): // the daily quota is spent
+			w.Header().Set("X-RateLimit-Limit", "5000")
+			w.Header().Set("X-RateLimit-Remaining", "0")
+			w.Header().Set("X-RateLimit-Reset", "1900000000")
+			w.WriteHeader(http.StatusTooManyRequests)
+			w.Write([]byte(`{"error": "Too many requests"}`))
 		case strings.HasPrefix(q, "citations("):
 			json.NewEncoder(w).Encode(files[0])
 		case strings.HasPrefix(q, "references("):
@@ -71,6 +81,12 @@ func fakeADS(t testing.TB) *httptest.Server {
 	t.Cleanup(srv.Close)
 	return srv
 }
+
+// Bibcodes for which the fake ADS fails: a server error, a spent quota.
+const (
+	adsFailingBibcode = "2000ApJ...500..500E"
+	adsLimitedBibcode = "2000ApJ...500..501L"
+)
 
 // fakeADSClient is an ADS client for srv with token ("" = none).
 func fakeADSClient(srv *httptest.Server, token string) *ads.Client {

@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"net/url"
@@ -110,10 +111,8 @@ func (s *Server) libraryLinks(c echo.Context) error {
 		if errors.Is(err, store.ErrNotFound) {
 			return apiError(http.StatusNotFound, "not_found", "There is no such paper in the library.")
 		}
-		var ce *codedError
-		errors.As(libraryError(err), &ce)
 		s.log.Warn("citations and references", "paper", p.ID, "err", err)
-		v.State, v.Message = "error", ce.message
+		v.State, v.Message = "error", linksFailure(err).message
 	} else {
 		s.fillLinks(v, p, cites, refs)
 	}
@@ -124,6 +123,25 @@ func (s *Server) libraryLinks(c echo.Context) error {
 		return c.Redirect(http.StatusSeeOther, s.cfg.BasePath+"/library/"+strconv.FormatInt(p.ID, 10)+"#paper-links")
 	}
 	return s.render(c, http.StatusOK, views.PaperLinksView(*v))
+}
+
+// linksFailure is what the user is told when ADS could not list a
+// paper's citations and references: a reason in words, never ADS's own
+// error text (which is logged).
+func linksFailure(err error) *codedError {
+	switch {
+	case errors.Is(err, ads.ErrNoToken):
+		return apiError(http.StatusUnprocessableEntity, "ads_token_missing", linksNoToken)
+	case errors.Is(err, ads.ErrUnauthorized):
+		return apiError(http.StatusBadGateway, "upstream_unauthorized", "NASA ADS rejected this server's token: check ADS_API_TOKEN.")
+	case errors.Is(err, ads.ErrRateLimited):
+		return apiError(http.StatusServiceUnavailable, "upstream_rate_limited", "NASA ADS is rate-limiting this server (daily quota); try again later.")
+	case errors.Is(err, context.DeadlineExceeded):
+		return apiError(http.StatusGatewayTimeout, "upstream_timeout", "NASA ADS did not answer in time; try again.")
+	case errors.Is(err, ads.ErrMalformedID):
+		return apiError(http.StatusUnprocessableEntity, "no_bibcode", "The paper's bibcode is malformed, so ADS cannot list its citations and references.")
+	}
+	return apiError(http.StatusBadGateway, "upstream_error", "NASA ADS could not list them just now (an error on its side or on the way); try again later.")
 }
 
 // LinksResponse is the answer of GET /api/papers/{id}/citations (in
@@ -153,8 +171,12 @@ func (s *Server) apiPaperLinks(kind store.LinkKind) echo.HandlerFunc {
 		}
 		refresh, _ := strconv.ParseBool(c.QueryParam("refresh"))
 		cites, refs, err := s.links.Lists(c.Request().Context(), p, refresh)
+		if errors.Is(err, store.ErrNotFound) {
+			return apiError(http.StatusNotFound, "not_found", "There is no such paper in the library.")
+		}
 		if err != nil {
-			return libraryError(err)
+			s.log.Warn("citations and references", "paper", p.ID, "err", err)
+			return linksFailure(err)
 		}
 		list := refs
 		if kind == store.LinkCitation {

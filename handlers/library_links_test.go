@@ -126,3 +126,33 @@ func TestPaperLinksFromADS(t *testing.T) {
 	expectAPIError(t, "unknown paper", c.get("/api/papers/999/citations"), http.StatusNotFound, "not_found")
 	expectStatus(t, "unknown paper page", c.get("/library/999/links"), http.StatusNotFound)
 }
+
+func TestPaperLinksWhenADSFails(t *testing.T) {
+	a := newApp(t, map[string]string{"ADS_API_TOKEN": "tok"})
+	c := a.setupAdmin()
+	for _, tc := range []struct {
+		bibcode, message, code string
+		status                 int
+	}{
+		{adsFailingBibcode, "NASA ADS could not list them just now", "upstream_error", http.StatusBadGateway},
+		{adsLimitedBibcode, "rate-limiting", "upstream_rate_limited", http.StatusServiceUnavailable},
+	} {
+		bib := tc.bibcode
+		p, _, err := a.store.UpsertPaper(t.Context(), store.Paper{Title: "Unlucky " + bib, Bibcode: &bib})
+		if err != nil {
+			t.Fatal(err)
+		}
+		id := strconv.FormatInt(p.ID, 10)
+		frag := c.get("/library/"+id+"/links", "HX-Request", "true")
+		expectStatus(t, bib, frag, http.StatusOK)
+		expectContains(t, bib, frag.body, `role="alert"`, tc.message, "Try again", `hx-post="/library/`+id+`/links"`)
+		expectLacks(t, bib, frag.body, "java.lang")
+		// Nothing was stored: the page still offers to load them.
+		expectContains(t, bib+" page", c.get("/library/"+id).body, `hx-trigger="load"`)
+		// Without JavaScript the reason comes back as the flash.
+		res := c.postForm("/library/"+id+"/links", nil)
+		expectStatus(t, bib+" no-JS", res, http.StatusSeeOther)
+		expectContains(t, bib+" flash", c.get("/library/"+id).body, tc.message)
+		expectAPIError(t, bib+" API", c.get("/api/papers/"+id+"/citations"), tc.status, tc.code)
+	}
+}
