@@ -49,7 +49,7 @@ type Options struct {
 	// when zero.
 	BatchSize int
 	// Rescore is how many nearest passages by binary (Hamming) distance
-	// are re-ranked by exact cosine distance; 200 when zero.
+	// are re-ranked by exact cosine distance; 100 when zero.
 	Rescore int
 	// Log receives indexing progress and failures; nil discards them.
 	Log *slog.Logger

@@ -32,8 +32,11 @@ import (
 
 // defaultRescore is how many passages the binary search hands to the
 // exact re-ranking (Options.Rescore). sqlite-vec's top-k selection costs
-// O(k) per vector, so this is the main knob of vector search latency.
-const defaultRescore = 200
+// O(k) per vector, so this is the main knob of vector search latency:
+// measured at 100,000 passages, 768-dim, ~30 ms CPU at 100 vs ~45 at 200;
+// recall@10 against exact cosine on clustered vectors 0.997 at 100, 0.83
+// at 50 (BenchmarkBinaryRecall).
+const defaultRescore = 100
 
 const (
 	settingModel = "embed_model"
