@@ -2,9 +2,7 @@ package parse
 
 import (
 	"bufio"
-	"encoding/xml"
 	"errors"
-	"fmt"
 	"io"
 	"strconv"
 	"strings"
@@ -55,63 +53,37 @@ func (l line) text() string {
 var errTooManyPages = errors.New("too many pages")
 
 // readBBox decodes pdftotext -bbox-layout output. It stops with
-// errTooManyPages once maxPages is passed (0: no limit).
+// errTooManyPages once maxPages is passed (0: no limit). The format is
+// regular (one element per line, double-quoted attributes, the five XML
+// entities), so a small scanner reads it several times faster than
+// encoding/xml; anything else in the input is skipped, never fatal.
 func readBBox(r io.Reader, maxPages int) ([]page, error) {
-	dec := xml.NewDecoder(newXMLSafe(r))
-	dec.Strict = false
-	dec.AutoClose = xml.HTMLAutoClose
-	dec.Entity = xml.HTMLEntity
+	br := bufio.NewReaderSize(r, 64<<10)
 	var (
 		pages []page
 		pg    *page
 		bl    *block
 		ln    *line
 		wd    *word
-		text  strings.Builder
 	)
 	for {
-		tok, err := dec.Token()
-		if err == io.EOF {
-			break
+		text, err := br.ReadString('<')
+		if wd != nil {
+			wd.text += strings.TrimSuffix(text, "<")
 		}
 		if err != nil {
-			return nil, fmt.Errorf("bbox: %w", err)
+			break
 		}
-		switch t := tok.(type) {
-		case xml.StartElement:
-			switch t.Name.Local {
-			case "page":
-				if maxPages > 0 && len(pages) >= maxPages {
-					return nil, errTooManyPages
-				}
-				pages = append(pages, page{width: attrFloat(t, "width"), height: attrFloat(t, "height")})
-				pg, bl, ln, wd = &pages[len(pages)-1], nil, nil, nil
-			case "block":
-				if pg != nil {
-					pg.blocks = append(pg.blocks, block{box: attrBox(t)})
-					bl, ln = &pg.blocks[len(pg.blocks)-1], nil
-				}
-			case "line":
-				if bl != nil {
-					bl.lines = append(bl.lines, line{box: attrBox(t)})
-					ln = &bl.lines[len(bl.lines)-1]
-				}
-			case "word":
-				if ln != nil {
-					ln.words = append(ln.words, word{box: attrBox(t)})
-					wd = &ln.words[len(ln.words)-1]
-					text.Reset()
-				}
-			}
-		case xml.CharData:
-			if wd != nil {
-				text.Write(t)
-			}
-		case xml.EndElement:
-			switch t.Name.Local {
+		tag, err := br.ReadString('>')
+		if err != nil {
+			break
+		}
+		tag = strings.TrimSuffix(tag, ">")
+		if strings.HasPrefix(tag, "/") {
+			switch strings.TrimSpace(tag[1:]) {
 			case "word":
 				if wd != nil {
-					wd.text = strings.TrimSpace(text.String())
+					wd.text = cleanText(wd.text)
 					wd = nil
 				}
 			case "line":
@@ -124,9 +96,49 @@ func readBBox(r io.Reader, maxPages int) ([]page, error) {
 			case "page":
 				pg = nil
 			}
+			continue
+		}
+		name, attrs, _ := strings.Cut(tag, " ")
+		switch name {
+		case "page":
+			if maxPages > 0 && len(pages) >= maxPages {
+				return nil, errTooManyPages
+			}
+			pages = append(pages, page{width: attrFloat(attrs, "width"), height: attrFloat(attrs, "height")})
+			pg, bl, ln, wd = &pages[len(pages)-1], nil, nil, nil
+		case "block":
+			if pg != nil {
+				pg.blocks = append(pg.blocks, block{box: attrBox(attrs)})
+				bl, ln = &pg.blocks[len(pg.blocks)-1], nil
+			}
+		case "line":
+			if bl != nil {
+				bl.lines = append(bl.lines, line{box: attrBox(attrs)})
+				ln = &bl.lines[len(bl.lines)-1]
+			}
+		case "word":
+			if ln != nil {
+				ln.words = append(ln.words, word{box: attrBox(attrs)})
+				wd = &ln.words[len(ln.words)-1]
+			}
 		}
 	}
 	return pages, nil
+}
+
+var entities = strings.NewReplacer("&amp;", "&", "&lt;", "<", "&gt;", ">", "&quot;", `"`, "&apos;", "'", "&#39;", "'")
+
+// cleanText unescapes a word and drops what is not text: invalid UTF-8 and
+// control characters pdftotext copies from the PDF.
+func cleanText(s string) string {
+	s = strings.TrimSpace(entities.Replace(s))
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	return strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f {
+			return -1
+		}
+		return r
+	}, s)
 }
 
 // finish drops empty words and estimates the font size.
@@ -148,21 +160,34 @@ func (l *line) finish() {
 	l.size = median(hs)
 }
 
-func attrBox(t xml.StartElement) box {
-	return box{attrFloat(t, "xMin"), attrFloat(t, "yMin"), attrFloat(t, "xMax"), attrFloat(t, "yMax")}
+func attrBox(attrs string) box {
+	return box{attrFloat(attrs, "xMin"), attrFloat(attrs, "yMin"), attrFloat(attrs, "xMax"), attrFloat(attrs, "yMax")}
 }
 
-func attrFloat(t xml.StartElement, name string) float64 {
-	for _, a := range t.Attr {
-		if a.Name.Local == name {
-			f, err := strconv.ParseFloat(a.Value, 64)
-			if err != nil || f != f || f > 1e7 || f < -1e7 {
-				return 0
-			}
-			return f
+// attrFloat reads name="number" from a tag's attributes (0 when missing or
+// not a sane number).
+func attrFloat(attrs, name string) float64 {
+	i := strings.Index(attrs, name+`="`)
+	for i > 0 && attrs[i-1] != ' ' {
+		j := strings.Index(attrs[i+1:], name+`="`)
+		if j < 0 {
+			return 0
 		}
+		i += 1 + j
 	}
-	return 0
+	if i < 0 {
+		return 0
+	}
+	v := attrs[i+len(name)+2:]
+	end := strings.IndexByte(v, '"')
+	if end < 0 {
+		return 0
+	}
+	f, err := strconv.ParseFloat(v[:end], 64)
+	if err != nil || f != f || f > 1e7 || f < -1e7 {
+		return 0
+	}
+	return f
 }
 
 // xmlSafe passes UTF-8 through with the characters XML forbids (C0

@@ -127,3 +127,29 @@ func report(b *testing.B, q quality, total time.Duration, pages int) {
 	b.ReportMetric(q.order, "order")
 	b.ReportMetric(q.paras, "para-order")
 }
+
+// BenchmarkLayout is the Go side alone (decode pdftotext's XHTML and
+// rebuild the text), per page, without the pdftotext process.
+func BenchmarkLayout(b *testing.B) {
+	requireSamples(b)
+	for _, s := range samples {
+		out, err := exec.Command("pdftotext", "-q", "-enc", "UTF-8", "-bbox-layout", s.pdf, "-").Output()
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(s.name, func(b *testing.B) {
+			pages := 0
+			start := time.Now()
+			for b.Loop() {
+				ps, err := readBBox(strings.NewReader(string(out)), 0)
+				if err != nil {
+					b.Fatal(err)
+				}
+				pages = len(ps)
+				layoutMarkdown(ps)
+			}
+			b.ReportMetric(float64(time.Since(start).Microseconds())/1000/float64(b.N)/float64(max(1, pages)), "ms/page")
+			b.SetBytes(int64(len(out)))
+		})
+	}
+}
