@@ -340,7 +340,11 @@ func TestCoordinatorShutdownInterruptsWorkers(t *testing.T) {
 	if _, err := h.rt.StartTurn(context.Background(), h.userID, s, TurnRequest{Question: "restart", Coordinator: true}); err != nil {
 		t.Fatal(err)
 	}
-	<-g.started
+	// Both workers are inside their tool (no model request in flight).
+	deadline := time.Now().Add(10 * time.Second)
+	for started.Load() < 2 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if err := h.rt.Shutdown(ctx); err != nil {

@@ -133,6 +133,7 @@ type Runtime struct {
 	wg       sync.WaitGroup // running turns
 	bg       sync.WaitGroup // background work after turns (memory extraction, bg_task_run tasks)
 	bgSlots  chan struct{}  // the background task pool: one token per running task
+	teams    *teams         // team inboxes (T24); nil without a data dir
 
 	mu       sync.Mutex
 	running  map[string]*runningTurn
@@ -160,7 +161,7 @@ func New(cfg Config, d Deps) *Runtime {
 	}
 	base, stop := context.WithCancel(context.Background())
 	return &Runtime{cfg: cfg, d: d, pending: newPending(), base: base, stopBase: stop,
-		bgSlots: make(chan struct{}, cfg.BackgroundWorkers),
+		bgSlots: make(chan struct{}, cfg.BackgroundWorkers), teams: newTeams(cfg.DataDir),
 		running: map[string]*runningTurn{}, breakers: map[string]*compact.Breaker{}}
 }
 

@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"fmt"
+	"path"
 
 	"github.com/astroresearch/astroresearch/agent"
 	"github.com/astroresearch/astroresearch/views"
@@ -68,4 +69,17 @@ func (t *timeline) addOrReplace(seen map[string]bool, item views.TimelineItem) t
 	}
 	seen[item.DOMID()] = true
 	return timelineOp{kind: opAdd, item: item}
+}
+
+// teammateLink links a spawn_teammate card to the teammate's session.
+func (t *timeline) teammateLink(d agent.ToolResultData) views.Link {
+	if d.Name != "spawn_teammate" || d.IsError {
+		return views.Link{}
+	}
+	id, _ := d.Metadata["session_id"].(string)
+	name, _ := d.Metadata["teammate"].(string)
+	if id == "" || domSafe(id) != id {
+		return views.Link{}
+	}
+	return views.Link{Href: path.Dir(t.base) + "/" + id, Text: "Open " + name + "'s session"}
 }

@@ -44,6 +44,9 @@ func orchestrationEvents(t *testing.T) []agent.Event {
 		ev(agent.KindWorker, lead, agent.WorkerData{WorkerID: "w2", Agent: "sub_w2", Title: "disks", Status: "queued"}),
 		ev(agent.KindWorker, lead, agent.WorkerData{WorkerID: "w1", Agent: "sub_w1", Title: "jets", Status: "running"}),
 		ev(agent.KindWorker, lead, agent.WorkerData{WorkerID: "w1", Agent: "sub_w1", Title: "jets", Status: "done", Summary: "found 3"}),
+		ev(agent.KindToolCall, lead, agent.ToolCallData{ID: "t1", Name: "spawn_teammate", Arguments: `{"name":"reader"}`, Step: 2}),
+		ev(agent.KindToolResult, lead, agent.ToolResultData{ToolCallID: "t1", Name: "spawn_teammate", Output: "Teammate reader is working",
+			Metadata: map[string]any{"teammate": "reader", "session_id": "5e7a-11"}, Step: 2}),
 		ev(agent.KindDone, lead, agent.DoneData{Reason: "answer", Answer: "All done.", Steps: 3}),
 	}
 }
@@ -86,9 +89,12 @@ func TestTimelineOrchestrationHistory(t *testing.T) {
 	if !strings.Contains(group.Text(), "Conclusion: M87 jets") {
 		t.Fatal("the sub-agent's result is not shown")
 	}
-	// The lead's own subagent card stays at the top level.
-	if doc.Find(`[data-testid="tool-card"]`).Length() != 2 {
+	// The lead's own cards stay at the top level.
+	if doc.Find(`[data-testid="tool-card"]`).Length() != 3 {
 		t.Fatalf("tool cards: %d", doc.Find(`[data-testid="tool-card"]`).Length())
+	}
+	if link := doc.Find(`[data-testid="tool-link"]`); link.AttrOr("href", "") != "/research/5e7a-11" || link.Text() != "Open reader's session" {
+		t.Fatalf("teammate link %q %q", link.AttrOr("href", ""), link.Text())
 	}
 	rows := doc.Find(`[data-testid="worker-list"] [data-testid="worker-row"]`)
 	if rows.Length() != 2 {

@@ -286,7 +286,7 @@ func (t *timeline) event(ctx context.Context, e agent.Event) ([]timelineOp, erro
 			return nil, err
 		}
 		r := &views.ToolResult{Output: d.Output, IsError: d.IsError, Elapsed: time.Duration(d.ElapsedMS) * time.Millisecond,
-			Tasks: tasksFrom(d)}
+			Tasks: tasksFrom(d), Link: t.teammateLink(d)}
 		if card, ok := t.cards[d.ToolCallID]; ok {
 			return []timelineOp{{kind: opResult, owner: card, result: r}}, nil
 		}

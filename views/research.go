@@ -186,6 +186,13 @@ type ToolResult struct {
 	Elapsed time.Duration
 	// Tasks is the task list a todo_write call saved, shown as a checklist.
 	Tasks []TaskItem
+	// Link points to what the call created elsewhere (a teammate's session).
+	Link Link
+}
+
+// Link is a labelled address.
+type Link struct {
+	Href, Text string
 }
 
 // TaskItem is one entry of the agent's task list (T15).
