@@ -24,7 +24,8 @@ import (
 // Messages for a block that cannot be fetched.
 const (
 	linksNoToken   = "Citations and references come from NASA ADS: set ADS_API_TOKEN (get one at https://ui.adsabs.harvard.edu/user/settings/token) and restart to list them."
-	linksNoBibcode = "This paper has no ADS bibcode, so ADS cannot list its citations and references. Import it by DOI or bibcode once ADS knows it."
+	linksNoBibcode = "This paper has no bibcode, arXiv id or DOI, so ADS cannot list its citations and references."
+	linksNotInADS  = "NASA ADS does not know this paper yet (new preprints take a few days to appear there), so it cannot list its citations and references."
 )
 
 // linksView builds the block from what is stored; nothing is fetched.
@@ -62,9 +63,15 @@ func linksRefusal(err error) string {
 	return "Citations and references cannot be listed for this paper."
 }
 
+// fillLinks fills a ready block; p has a bibcode (lists are only stored
+// for papers that have one).
 func (s *Server) fillLinks(v *views.PaperLinks, p store.Paper, cites, refs store.LinkList) {
 	v.State, v.FetchedAt = "ready", cites.FetchedAt
-	abs := "https://ui.adsabs.harvard.edu/abs/" + url.PathEscape(*p.Bibcode)
+	bibcode := ""
+	if p.Bibcode != nil {
+		bibcode = *p.Bibcode
+	}
+	abs := "https://ui.adsabs.harvard.edu/abs/" + url.PathEscape(bibcode)
 	v.Citations = s.linkListView("citations", cites, abs+"/citations")
 	v.References = s.linkListView("references", refs, abs+"/references")
 }
@@ -114,6 +121,11 @@ func (s *Server) libraryLinks(c echo.Context) error {
 		s.log.Warn("citations and references", "paper", p.ID, "err", err)
 		v.State, v.Message = "error", linksFailure(err).message
 	} else {
+		if p.Bibcode == nil || *p.Bibcode == "" { // ADS has just given it one
+			if p, err = s.st.PaperByID(c.Request().Context(), p.ID); err != nil {
+				return err
+			}
+		}
 		s.fillLinks(v, p, cites, refs)
 	}
 	if !isHTMX(c) {
@@ -138,6 +150,8 @@ func linksFailure(err error) *codedError {
 		return apiError(http.StatusServiceUnavailable, "upstream_rate_limited", "NASA ADS is rate-limiting this server (daily quota); try again later.")
 	case errors.Is(err, context.DeadlineExceeded):
 		return apiError(http.StatusGatewayTimeout, "upstream_timeout", "NASA ADS did not answer in time; try again.")
+	case errors.Is(err, library.ErrNotInADS):
+		return apiError(http.StatusUnprocessableEntity, "not_in_ads", linksNotInADS)
 	case errors.Is(err, ads.ErrMalformedID):
 		return apiError(http.StatusUnprocessableEntity, "no_bibcode", "The paper's bibcode is malformed, so ADS cannot list its citations and references.")
 	}

@@ -38,10 +38,27 @@ func TestPaperLinksWithoutTokenOrBibcode(t *testing.T) {
 		t.Fatal(err)
 	}
 	pid := strconv.FormatInt(p.ID, 10)
-	expectContains(t, "no bibcode", bc.get("/library/"+pid).body, `data-testid="links-unavailable"`, "has no ADS bibcode")
-	expectAPIError(t, "API without bibcode", bc.get("/api/papers/"+pid+"/references"), http.StatusUnprocessableEntity, "no_bibcode")
+	// Without a bibcode ADS is asked for one by the arXiv id; it does not
+	// know this preprint.
+	expectContains(t, "no bibcode", bc.get("/library/"+pid).body, `hx-trigger="load"`)
 	frag := bc.get("/library/"+pid+"/links", "HX-Request", "true")
-	expectContains(t, "fragment without bibcode", frag.body, "has no ADS bibcode")
+	expectContains(t, "fragment without bibcode", frag.body, `role="alert"`, "does not know this paper yet", "Try again")
+	expectAPIError(t, "API without bibcode", bc.get("/api/papers/"+pid+"/references"), http.StatusUnprocessableEntity, "not_in_ads")
+
+	// A paper imported without ADS (no token then) but known to ADS gets
+	// its bibcode, and then its lists.
+	known := "2401.01234"
+	q, _, err := b.store.UpsertPaper(t.Context(), store.Paper{Title: "Cold gas (preprint)", ArxivID: &known})
+	if err != nil {
+		t.Fatal(err)
+	}
+	qid := strconv.FormatInt(q.ID, 10)
+	frag = bc.get("/library/"+qid+"/links", "HX-Request", "true")
+	expectContains(t, "bibcode found", frag.body, "References (3)", `data-testid="links-fetched"`)
+	got, err := b.store.PaperByID(t.Context(), q.ID)
+	if err != nil || got.Bibcode == nil || *got.Bibcode != "2024ApJ...961...12F" || got.Title != "Cold gas (preprint)" || got.CitationCount == nil {
+		t.Fatalf("after finding the bibcode: %+v %v", got, err)
+	}
 }
 
 func TestPaperLinksFromADS(t *testing.T) {

@@ -10,10 +10,11 @@ import (
 	"github.com/astroresearch/astroresearch/store"
 )
 
-// LinkSource lists the records citing a bibcode and those it cites (the
-// ADS client).
+// LinkSource lists the records citing a bibcode and those it cites, and
+// looks records up (the ADS client).
 type LinkSource interface {
 	HasToken() bool
+	Lookup(ctx context.Context, id string) (ads.Doc, error)
 	Citations(ctx context.Context, bibcode string, rows, start int) (ads.Result, error)
 	References(ctx context.Context, bibcode string, rows, start int) (ads.Result, error)
 }
@@ -33,28 +34,41 @@ func NewLinks(st *store.Store, src LinkSource) *Links {
 	return &Links{st: st, src: src, rows: ads.MaxRows}
 }
 
-// ErrNoBibcode means the paper has no ADS bibcode, which ADS's citation
-// queries need.
-var ErrNoBibcode = errors.New("the paper has no ADS bibcode, which ADS needs to list its citations and references")
+// ErrNoBibcode means the paper has no identifier ADS could know it by.
+var ErrNoBibcode = errors.New("the paper has no bibcode, arXiv id or DOI, which ADS needs to list its citations and references")
+
+// ErrNotInADS means ADS does not know the paper (yet: new preprints take a
+// few days), so it has no bibcode.
+var ErrNotInADS = errors.New("ADS does not know this paper yet")
 
 // Check reports whether p's lists can be fetched: nil, an error wrapping
-// ads.ErrNoToken (checked first: without a token no paper gets a bibcode),
-// or ErrNoBibcode.
+// ads.ErrNoToken (checked first), or ErrNoBibcode. A paper without a
+// bibcode but with an arXiv id or DOI passes: Refresh asks ADS for it.
 func (l *Links) Check(p store.Paper) error {
 	if !l.src.HasToken() {
 		return fmt.Errorf("citations and references: %w", ads.ErrNoToken)
 	}
-	if p.Bibcode == nil || *p.Bibcode == "" {
+	if empty(p.Bibcode) && empty(p.ArxivID) && empty(p.DOI) {
 		return ErrNoBibcode
 	}
 	return nil
 }
 
+func empty(s *string) bool { return s == nil || *s == "" }
+
 // Refresh fetches p's citations and references from ADS and stores both
-// lists, replacing what was stored. Nothing is stored unless both answer.
+// lists, replacing what was stored. A paper imported without ADS (no token
+// then) first gets its bibcode, and ADS's metadata fills its gaps; ADS not
+// knowing it is ErrNotInADS. Nothing is stored unless both lists answer.
 func (l *Links) Refresh(ctx context.Context, p store.Paper) error {
 	if err := l.Check(p); err != nil {
 		return err
+	}
+	if empty(p.Bibcode) {
+		var err error
+		if p, err = l.findBibcode(ctx, p); err != nil {
+			return err
+		}
 	}
 	cites, err := l.src.Citations(ctx, *p.Bibcode, l.rows, 0)
 	if err != nil {
@@ -68,6 +82,39 @@ func (l *Links) Refresh(ctx context.Context, p store.Paper) error {
 		return err
 	}
 	return l.st.ReplacePaperLinks(ctx, p.ID, store.LinkReference, linksOf(refs.Docs), refs.NumFound)
+}
+
+// findBibcode asks ADS for p by arXiv id, then DOI, and merges what ADS
+// knows into the library entry; it returns the entry with its bibcode.
+func (l *Links) findBibcode(ctx context.Context, p store.Paper) (store.Paper, error) {
+	var ids []string
+	if !empty(p.ArxivID) {
+		ids = append(ids, "arXiv:"+*p.ArxivID)
+	}
+	if !empty(p.DOI) {
+		ids = append(ids, *p.DOI)
+	}
+	for _, id := range ids {
+		d, err := l.src.Lookup(ctx, id)
+		if errors.Is(err, ads.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return p, err
+		}
+		found := overlayADS(store.Paper{ArxivID: p.ArxivID, DOI: p.DOI}, d)
+		if _, _, err := l.st.UpsertPaper(ctx, found); err != nil {
+			return p, err
+		}
+		if p, err = l.st.PaperByID(ctx, p.ID); err != nil {
+			return p, err
+		}
+		if empty(p.Bibcode) { // the bibcode went to another entry of the same paper
+			return p, ErrNotInADS
+		}
+		return p, nil
+	}
+	return p, ErrNotInADS
 }
 
 // Stored returns p's stored lists (citations, references); ok is false

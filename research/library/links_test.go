@@ -160,8 +160,18 @@ func TestLinksRefusals(t *testing.T) {
 		t.Fatalf("no token: %v", err)
 	}
 	if err := NewLinks(st, fake.client("tok")).Check(store.Paper{ID: 1}); !errors.Is(err, ErrNoBibcode) {
-		t.Fatalf("no bibcode: %v", err)
+		t.Fatalf("no identifier at all: %v", err)
 	}
+	// A preprint ADS does not know (yet): no bibcode to list by.
+	ax := "2402.99999"
+	pre, _, err := st.UpsertPaper(ctx, store.Paper{Title: "New preprint", ArxivID: &ax})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := NewLinks(st, fake.client("tok")).Lists(ctx, pre, false); !errors.Is(err, ErrNotInADS) {
+		t.Fatalf("unknown to ADS: %v", err)
+	}
+	fake.calls.Store(0)
 	if _, _, err := NewLinks(st, fake.client("wrong")).Lists(ctx, withBib, false); !errors.Is(err, ads.ErrUnauthorized) {
 		t.Fatalf("bad token: %v", err)
 	}
