@@ -260,9 +260,17 @@ func (t *turnRun) runOne(turnCtx, batchCtx context.Context, abort context.Cancel
 			c.resolve("ok", o.res)
 		}
 	case <-runCtx.Done():
-		// The tool ignores its context: answer without it; its late
-		// result is discarded.
+		// Give the tool a moment to wind down, so that what it records on
+		// its way out (a sub-agent's closing event, a cleaned-up file)
+		// comes before the turn's end. A tool that ignores its context is
+		// answered without it after the grace; its late result is discarded.
 		c.elapsed = time.Since(start)
+		grace := time.NewTimer(toolStopGrace)
+		select {
+		case <-done:
+		case <-grace.C:
+		}
+		grace.Stop()
 		t.resolveStopped(turnCtx, batchCtx, runCtx, c)
 	}
 	if c.res.IsError && c.caps.SiblingAbort {
@@ -382,6 +390,10 @@ func withMeta(m map[string]any, k string, v any) map[string]any {
 
 // duplicateLimit: the same call this many times in a row is refused.
 const duplicateLimit = 3
+
+// toolStopGrace is how long a stopped or timed-out call waits for its tool
+// to return before answering without it.
+const toolStopGrace = time.Second
 
 // dupDetector spots the same name+arguments repeated in a row (R13).
 type dupDetector struct {
