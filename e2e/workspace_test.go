@@ -13,22 +13,31 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"github.com/astroresearch/astroresearch/agent/llm/llmtest"
 )
 
-// TestBrowserWorkspaceFlows drives the rest of issue 5 in a real browser:
-// a permission rule that asks, the card's "Always allow" (and no second
-// card for the next call), the history search finding a word from an
-// earlier session, and an axe-core accessibility check of every page of
-// the workspace (no serious or critical violation), in light and dark.
-func TestBrowserWorkspaceFlows(t *testing.T) {
-	fake := llmtest.New(t)
-	const user, password = "henrietta", "period-luminosity"
-	a := startApp(t, map[string]string{"ADMIN_USER": user, "ADMIN_PASSWORD": password,
-		"LLM_BASE_URL": fake.URL(), "LLM_MODEL": "test-model"})
-	console := &consoleLog{}
-	ctx := newBrowser(t, console)
+// workspace is a signed-in browser on a server whose first session has a
+// finished turn: an "ask" rule for todo_write, a permission card answered
+// with Always allow, two tool cards, a KaTeX formula and a citation link.
+type workspace struct {
+	app      *app
+	fake     *llmtest.Server
+	ctx      context.Context
+	console  *consoleLog
+	sessionA string
+}
+
+// newWorkspace builds a workspace, checking on the way that "Always
+// allow" leaves one permission card for two calls.
+func newWorkspace(t *testing.T, user, password string) *workspace {
+	t.Helper()
+	w := &workspace{fake: llmtest.New(t), console: &consoleLog{}}
+	w.app = startApp(t, map[string]string{"ADMIN_USER": user, "ADMIN_PASSWORD": password,
+		"LLM_BASE_URL": w.fake.URL(), "LLM_MODEL": "test-model"})
+	a, ctx, fake := w.app, newBrowser(t, w.console), w.fake
+	w.ctx = ctx
 	do(t, ctx, chromedp.Navigate(a.URL+"/login"))
 	submitCredentials(t, ctx, `[data-testid="login-form"]`, user, password)
 
@@ -42,7 +51,7 @@ func TestBrowserWorkspaceFlows(t *testing.T) {
 	waitUntil(t, ctx, "the ask rule", `[...document.querySelectorAll('[data-testid="rule-row"]')].some(r => r.textContent.includes("ask"))`)
 
 	// A session whose turn calls todo_write twice.
-	sessionA := newSessionPage(t, ctx, a, "Cepheid distances")
+	w.sessionA = newSessionPage(t, ctx, a, "Cepheid distances")
 	fake.Enqueue(
 		llmtest.ToolCalls(llmtest.Call{ID: "w1", Name: "todo_write", Args: `{"todos":[{"id":"t1","subject":"collect periods","status":"in_progress"}]}`}),
 		llmtest.ToolCalls(llmtest.Call{ID: "w2", Name: "todo_write", Args: `{"todos":[{"id":"t1","subject":"collect periods","status":"completed"}]}`}),
@@ -63,7 +72,17 @@ func TestBrowserWorkspaceFlows(t *testing.T) {
 	if counts[0] != 1 || counts[1] != 2 {
 		t.Fatalf("%d permission cards and %d successful tool cards, want 1 and 2 (no second card after Always allow)", counts[0], counts[1])
 	}
-	checkA11y(t, ctx, "session page with a finished timeline")
+	return w
+}
+
+// TestBrowserWorkspaceFlows drives the rest of issue 5 in a real browser:
+// a permission rule that asks, the card's "Always allow" (one card for two
+// calls, none the next turn, the rule in settings), the history search
+// finding a word from an earlier session, and the question form without
+// JavaScript.
+func TestBrowserWorkspaceFlows(t *testing.T) {
+	w := newWorkspace(t, "henrietta", "period-luminosity")
+	a, ctx, fake, sessionA := w.app, w.ctx, w.fake, w.sessionA
 
 	// The next turn's call runs without a card either; settings lists the rule.
 	fake.Enqueue(
@@ -78,7 +97,6 @@ func TestBrowserWorkspaceFlows(t *testing.T) {
 	do(t, ctx, chromedp.Navigate(a.URL+"/settings"))
 	waitUntil(t, ctx, "the always-allow rule in settings",
 		`[...document.querySelectorAll('[data-testid="rule-row"]')].some(r => r.textContent.includes("todo_write") && r.textContent.includes("allow"))`)
-	checkA11y(t, ctx, "settings with permission rules")
 
 	// A second session; the history search finds the first one's answer.
 	newSessionPage(t, ctx, a, "Something else")
@@ -99,22 +117,6 @@ func TestBrowserWorkspaceFlows(t *testing.T) {
 	if !strings.Contains(hit[0], "/research/"+sessionA) || !strings.EqualFold(hit[1], "Leavitt") || hit[2] != "1" {
 		t.Fatalf("search hit %q, want one hit in session %s with Leavitt marked", hit, sessionA)
 	}
-	checkA11y(t, ctx, "history search with results")
-
-	for _, page := range []string{"/research", "/audit", "/settings/memories"} {
-		do(t, ctx, chromedp.Navigate(a.URL+page))
-		checkA11y(t, ctx, page)
-	}
-	// Dark mode has its own colours: check contrast there too.
-	do(t, ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		_, err := cdp.Call(ctx, tg, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
-			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}}})
-		return err
-	}))
-	for _, page := range []string{"/research/" + sessionA, "/search?q=Leavitt", "/audit"} {
-		do(t, ctx, chromedp.Navigate(a.URL+page))
-		checkA11y(t, ctx, page+" (dark)")
-	}
 
 	// Without JavaScript the question form posts, waits for the turn and
 	// shows the finished timeline.
@@ -131,7 +133,44 @@ func TestBrowserWorkspaceFlows(t *testing.T) {
 		t.Fatalf("after the plain post the last answer is %q (%v)", noJS, err)
 	}
 
-	if bad := console.problems(); len(bad) > 0 {
+	if bad := w.console.problems(); len(bad) > 0 {
+		t.Errorf("the pages reported %d console problem(s), first: %s", len(bad), bad[0])
+	}
+}
+
+// TestBrowserWorkspaceAccessibility runs axe-core (no serious or critical
+// violation) and a keyboard walk (every control reached by Tab, with a
+// visible focus) over every page of the workspace: the session page with a
+// finished timeline, settings with permission rules, history search with
+// hits, the session list, the audit log and the memories page; then axe
+// again in dark mode, which has its own colours.
+func TestBrowserWorkspaceAccessibility(t *testing.T) {
+	w := newWorkspace(t, "williamina", "harvard-computers")
+	a, ctx, sessionA := w.app, w.ctx, w.sessionA
+	// Something remembered, so that the memories page has its forms.
+	w.fake.Enqueue(
+		llmtest.ToolCalls(llmtest.Call{ID: "m1", Name: "save_memory", Args: `{"kind":"project","content":"The user is calibrating the Cepheid period-luminosity relation with Gaia DR3 parallaxes."}`}),
+		llmtest.Text("Noted."),
+	)
+	askQuestion(t, ctx, "Remember that I calibrate the Leavitt law with Gaia DR3.")
+	waitUntil(t, ctx, "the second turn's end", `document.querySelectorAll('#timeline [data-testid="done"]').length === 2`)
+	checkA11y(t, ctx, "session page with a finished timeline")
+	checkKeyboard(t, ctx, "session page with a finished timeline")
+	for _, page := range []string{"/settings", "/search?q=Leavitt", "/research", "/audit", "/settings/memories"} {
+		do(t, ctx, chromedp.Navigate(a.URL+page))
+		checkA11y(t, ctx, page)
+		checkKeyboard(t, ctx, page)
+	}
+	do(t, ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}}})
+		return err
+	}))
+	for _, page := range []string{"/research/" + sessionA, "/search?q=Leavitt", "/audit"} {
+		do(t, ctx, chromedp.Navigate(a.URL+page))
+		checkA11y(t, ctx, page+" (dark)")
+	}
+	if bad := w.console.problems(); len(bad) > 0 {
 		t.Errorf("the pages reported %d console problem(s), first: %s", len(bad), bad[0])
 	}
 }
@@ -262,4 +301,59 @@ func TestBrowserReloadMidTurn(t *testing.T) {
 	if bad := console.problems(); len(bad) > 0 {
 		t.Errorf("the pages reported %d console problem(s), first: %s", len(bad), bad[0])
 	}
+}
+
+// checkKeyboard walks the page with Tab and fails unless every visible
+// control in main (links, buttons, fields, summaries, scrollable code
+// blocks) receives the focus, each with a visible focus indicator.
+func checkKeyboard(t *testing.T, ctx context.Context, page string) {
+	t.Helper()
+	n, err := chromedp.Run(ctx, chromedp.Evaluate[int](`(() => {
+		document.activeElement && document.activeElement.blur();
+		window.scrollTo(0, 0);
+		const els = [...document.querySelectorAll('main a[href], main button:not([disabled]), main input:not([type=hidden]), main select, main textarea, main summary, main [tabindex="0"]')]
+			.filter(e => e.checkVisibility({visibilityProperty: true, contentVisibilityAuto: true}));
+		els.forEach((e, i) => e.setAttribute("data-kb", i));
+		return els.length;
+	})()`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	reached := map[string]bool{}
+	var noOutline []string
+	for range n + 20 {
+		do(t, ctx, chromedp.KeyEvent(kb.Tab))
+		f, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`(() => {
+			const e = document.activeElement;
+			if (!e) return ["", ""];
+			const s = getComputedStyle(e);
+			return [e.getAttribute("data-kb") || "", s.outlineStyle !== "none" && s.outlineWidth !== "0px" ? "" : e.outerHTML.slice(0, 80)];
+		})()`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f[0] != "" {
+			reached[f[0]] = true
+			if f[1] != "" {
+				noOutline = append(noOutline, f[1])
+			}
+		}
+		if len(reached) == n {
+			break
+		}
+	}
+	if len(reached) < n {
+		missed, _ := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll("[data-kb]")].map(e => e.getAttribute("data-kb") + ": " + e.outerHTML.slice(0, 100))`))
+		var list []string
+		for _, m := range missed {
+			if !reached[strings.SplitN(m, ":", 2)[0]] {
+				list = append(list, m)
+			}
+		}
+		t.Errorf("%s: Tab did not reach %d of %d controls: %s", page, n-len(reached), n, strings.Join(list, " | "))
+	}
+	if len(noOutline) > 0 {
+		t.Errorf("%s: focused without a visible outline: %s", page, strings.Join(noOutline, " | "))
+	}
+	t.Logf("keyboard on %s: Tab reached all %d controls", page, len(reached))
 }
