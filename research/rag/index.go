@@ -33,13 +33,15 @@ type document struct {
 }
 
 // Enqueue puts a paper in the indexing queue (persisted) and wakes the
-// worker. A paper already waiting stays where it is in the queue.
+// worker. A paper already waiting stays where it is in the queue; one
+// being indexed goes back in the queue (its text may have changed since
+// the worker read it) and the run in progress leaves it there.
 func (s *Service) Enqueue(ctx context.Context, paperID int64) error {
 	now := s.st.Now()
 	_, err := s.st.Writer().ExecContext(ctx, `INSERT INTO rag_documents (paper_id, status, queued_at, updated_at)
 		VALUES (?, 'queued', ?, ?)
 		ON CONFLICT (paper_id) DO UPDATE SET status = 'queued', error = '', queued_at = excluded.queued_at, updated_at = excluded.updated_at
-		WHERE rag_documents.status NOT IN ('queued', 'chunking')`, paperID, now, now)
+		WHERE rag_documents.status != 'queued'`, paperID, now, now)
 	if err != nil {
 		return fmt.Errorf("rag: enqueue paper %d: %w", paperID, err)
 	}
@@ -66,7 +68,9 @@ func (s *Service) IndexPaper(ctx context.Context, paperID int64, markdown string
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return err
 	}
-	if err != nil || doc.Hash != hash || doc.Status == "queued" || doc.Status == "chunking" || doc.Status == "failed" && doc.Chunks == 0 {
+	// Passages are replaced in one transaction, so passages recorded with
+	// this hash are complete: only a new text is cut again.
+	if err != nil || doc.Hash != hash || doc.Chunks == 0 {
 		if err := s.replaceChunks(ctx, paperID, hash, ChunkMarkdown(markdown, s.opt.Chunk)); err != nil {
 			s.fail(ctx, paperID, err)
 			return err
@@ -113,7 +117,9 @@ func (s *Service) replaceChunks(ctx context.Context, paperID int64, hash string,
 		now := s.st.Now()
 		_, err = tx.ExecContext(ctx, `INSERT INTO rag_documents (paper_id, status, md_sha256, chunks, embedded, embed_model, error, queued_at, updated_at)
 			VALUES (?, ?, ?, ?, 0, '', '', ?, ?)
-			ON CONFLICT (paper_id) DO UPDATE SET status = excluded.status, md_sha256 = excluded.md_sha256,
+			ON CONFLICT (paper_id) DO UPDATE SET
+				status = CASE rag_documents.status WHEN 'queued' THEN 'queued' ELSE excluded.status END,
+				md_sha256 = excluded.md_sha256,
 				chunks = excluded.chunks, embedded = 0, embed_model = '', error = '', updated_at = excluded.updated_at`,
 			paperID, status, hash, len(chunks), now, now)
 		if err != nil {
@@ -205,8 +211,8 @@ func (s *Service) storeVectors(ctx context.Context, paperID int64, batch []pendi
 }
 
 func (s *Service) markIndexed(ctx context.Context, paperID int64) error {
-	_, err := s.st.Writer().ExecContext(ctx, `UPDATE rag_documents SET status = 'indexed', error = '', embed_model = ?, updated_at = ?
-		WHERE paper_id = ?`, s.opt.EmbedModel, s.st.Now(), paperID)
+	_, err := s.st.Writer().ExecContext(ctx, `UPDATE rag_documents SET status = CASE status WHEN 'queued' THEN 'queued' ELSE 'indexed' END,
+		error = '', embed_model = ?, updated_at = ? WHERE paper_id = ?`, s.opt.EmbedModel, s.st.Now(), paperID)
 	if err != nil {
 		return fmt.Errorf("rag: mark paper %d indexed: %w", paperID, err)
 	}
@@ -226,7 +232,8 @@ func (s *Service) fail(ctx context.Context, paperID int64, cause error) {
 	}
 	_, err := s.st.Writer().ExecContext(ctx, `INSERT INTO rag_documents (paper_id, status, error, queued_at, updated_at)
 		VALUES (?, 'failed', ?, ?, ?)
-		ON CONFLICT (paper_id) DO UPDATE SET status = 'failed', error = excluded.error, updated_at = excluded.updated_at`,
+		ON CONFLICT (paper_id) DO UPDATE SET status = 'failed', error = excluded.error, updated_at = excluded.updated_at
+		WHERE rag_documents.status != 'queued'`,
 		paperID, msg, s.st.Now(), s.st.Now())
 	if err != nil {
 		s.log.Warn("rag: record indexing failure", "paper", paperID, "err", err)

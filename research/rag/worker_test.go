@@ -18,7 +18,7 @@ func runWorker(t *testing.T, ctx context.Context, svc *Service) (stop func()) {
 	}()
 	stop = func() {
 		cancel()
-		<-done
+		<-done // a closed channel: a second stop returns at once
 	}
 	t.Cleanup(stop)
 	return stop
@@ -80,7 +80,7 @@ func TestBackgroundIndexingResumes(t *testing.T) {
 	if err := svc2.Prepare(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	runWorker(t, context.Background(), svc2)
+	stop2 := runWorker(t, context.Background(), svc2)
 	waitFor(t, "indexing to finish", func() bool { return progress(t, svc2).Indexed == 1 })
 	p = progress(t, svc2)
 	if p.Embedded != p.Passages || p.Busy() {
@@ -100,6 +100,8 @@ func TestBackgroundIndexingResumes(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitFor(t, "the unparsed paper to fail", func() bool { return progress(t, svc2).Failed == 1 })
+
+	stop2() // one server process at a time
 
 	// A new embedding model: everything is embedded again, with its dimension.
 	_, emb32, _ := model(t, 32)
@@ -145,6 +147,20 @@ func TestKeywordOnlyWorker(t *testing.T) {
 		t.Errorf("hits %+v", res.Hits)
 	}
 
+	// Queued again with the same text (parsed again, same result): the
+	// passages, and so the links to them, are kept.
+	var before []int64
+	_ = st.Reader().SelectContext(context.Background(), &before, `SELECT id FROM rag_chunks WHERE paper_id = ? ORDER BY id`, id)
+	if err := svc.Enqueue(context.Background(), id); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "re-indexing", func() bool { p := progress(t, svc); return p.Indexed == 1 && !p.Busy() })
+	var after []int64
+	_ = st.Reader().SelectContext(context.Background(), &after, `SELECT id FROM rag_chunks WHERE paper_id = ? ORDER BY id`, id)
+	if len(before) == 0 || fmt.Sprint(before) != fmt.Sprint(after) {
+		t.Errorf("passages %v became %v for the same text", before, after)
+	}
+
 	// A paper parsed while indexing was not running is queued at the next start.
 	other := addPaper(t, st, "2105.99999", "Parsed earlier", 2021)
 	if err := st.SetParseStatus(context.Background(), other, "parsed", ""); err != nil {
@@ -155,4 +171,29 @@ func TestKeywordOnlyWorker(t *testing.T) {
 	}
 	svc.notify()
 	waitFor(t, "the earlier parsed paper", func() bool { return progress(t, svc).Indexed == 2 })
+}
+
+// TestRequeuedWhileIndexing: a paper parsed again while the worker indexes
+// its previous text stays queued, so the new text is indexed next.
+func TestRequeuedWhileIndexing(t *testing.T) {
+	st := openStore(t)
+	id := addPaper(t, st, "2105.13549", "Weak lensing", 2022)
+	svc := New(st, Options{})
+	ctx := context.Background()
+	if err := svc.Enqueue(ctx, id); err != nil {
+		t.Fatal(err)
+	}
+	claimed, status, err := svc.next(ctx) // the worker takes it...
+	if err != nil || claimed != id || status != "chunking" {
+		t.Fatalf("next = %d %q %v", claimed, status, err)
+	}
+	if err := svc.Enqueue(ctx, id); err != nil { // ...a new parse lands...
+		t.Fatal(err)
+	}
+	if err := svc.IndexPaper(ctx, id, fixture(t, "cosmo.md")); err != nil { // ...the old text is indexed
+		t.Fatal(err)
+	}
+	if p := progress(t, svc); p.Queued != 1 || p.Indexed != 0 {
+		t.Fatalf("after indexing the old text: %+v, want it queued again", p)
+	}
 }
