@@ -59,7 +59,7 @@ func (c *lxConv) emit(s string) {
 	c.out.WriteString("\n\n")
 }
 
-var skipClasses = []string{"ltx_page_header", "ltx_page_footer", "ltx_page_navbar", "ltx_pagination", "ltx_TOC", "ltx_authors", "ltx_dates", "ltx_ERROR", "ar5iv-footer", "ltx_role_affiliationtext"}
+var skipClasses = []string{"ltx_page_header", "ltx_page_footer", "ltx_page_navbar", "ltx_pagination", "ltx_TOC", "ltx_dates", "ltx_ERROR", "ar5iv-footer", "ltx_role_affiliationtext"}
 
 // block converts a block-level subtree.
 func (c *lxConv) block(n *html.Node) {
@@ -74,6 +74,8 @@ func (c *lxConv) block(n *html.Node) {
 		case skipNode(k):
 		case headingLevel(k) > 0:
 			c.emit(strings.Repeat("#", headingLevel(k)) + " " + c.inline(k))
+		case hasClass(k, "ltx_authors"):
+			c.authors(k)
 		case hasClass(k, "ltx_equation"), hasClass(k, "ltx_equationgroup"):
 			c.equation(k)
 		case hasClass(k, "ltx_biblist"):
@@ -133,6 +135,30 @@ func headingLevel(n *html.Node) int {
 		return 4
 	}
 	return 0 // figure and table captions' titles are not headings
+}
+
+// authors emits the author names in one line (affiliations and contact
+// details are left to the library's metadata).
+func (c *lxConv) authors(n *html.Node) {
+	var names []string
+	for _, p := range findAll(n, func(x *html.Node) bool { return hasClass(x, "ltx_personname") }) {
+		var b strings.Builder
+		for k := p.FirstChild; k != nil; k = k.NextSibling {
+			if k.Type == html.TextNode {
+				b.WriteString(k.Data)
+			} else if k.DataAtom != atom.Br && !hasClass(k, "ltx_note") && !hasClass(k, "ltx_contact") {
+				b.WriteString(textOf(k))
+			} else {
+				b.WriteString(" ")
+			}
+		}
+		if name := strings.TrimSpace(collapse(b.String())); name != "" {
+			names = append(names, escapeMarkdown(name))
+		}
+	}
+	if len(names) > 0 {
+		c.emit("*" + strings.Join(names, ", ") + "*")
+	}
 }
 
 // equation emits display math, one $$…$$ per row, with its number as \tag.
