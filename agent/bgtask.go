@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"runtime/debug"
 	"strings"
+	"time"
 
 	"github.com/astroresearch/astroresearch/agent/llm"
 	"github.com/astroresearch/astroresearch/agent/textcut"
@@ -70,6 +71,7 @@ func (r *Runtime) runBackground(task store.BackgroundTask, tool tools.Tool, args
 		Log:      r.d.Log.With("session", task.SessionID, "background_task", task.ID, "tool", task.Name),
 		Progress: func(text string) { r.emitBackground(task, store.TaskRunning, text, "") },
 	}
+	start := time.Now()
 	res, err := executeGuarded(ctx, tool, tc, args)
 	status, output := store.TaskDone, res.Output
 	switch {
@@ -83,6 +85,25 @@ func (r *Runtime) runBackground(task store.BackgroundTask, tool tools.Tool, args
 		status = store.TaskFailed
 	}
 	r.setBackground(task, status, textcut.Prefix(output, backgroundOutputChars), "")
+	// Audited like a direct call (PostToolUse / PostToolUseFailure).
+	event := HookPostToolUse
+	if status != store.TaskDone {
+		event = HookPostToolUseFailure
+	}
+	r.d.Hooks.Run(context.WithoutCancel(base), HookInput{Event: event, SessionID: task.SessionID, UserID: task.UserID,
+		Turn: task.Turn, Agent: task.AgentName, Tool: task.Name, ToolCallID: task.ID, Arguments: args, Output: output,
+		IsError: status != store.TaskDone, Status: backgroundAuditStatus(status), ElapsedMS: time.Since(start).Milliseconds()})
+}
+
+// backgroundAuditStatus maps a task status to the audit log's statuses.
+func backgroundAuditStatus(status string) string {
+	switch status {
+	case store.TaskDone:
+		return "ok"
+	case store.TaskFailed:
+		return "error"
+	}
+	return status // timeout, cancelled, interrupted
 }
 
 // executeGuarded runs a tool, turning a panic into an error and giving up

@@ -122,6 +122,18 @@ func TestBackgroundDownloadInjectedOnNextStep(t *testing.T) {
 	if err != nil || len(again) != 0 {
 		t.Fatalf("claimed again: %+v %v", again, err)
 	}
+	// Audited like a direct call.
+	audit, err := h.st.AuditForSession(context.Background(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	audited := false
+	for _, a := range audit {
+		audited = audited || (a.Tool == "download_paper" && a.ToolCallID == tasks[0].ID && a.Status == "ok")
+	}
+	if !audited {
+		t.Fatalf("the background download is not in the audit log: %+v", audit)
+	}
 	// The timeline saw the task queued, running and done.
 	var statuses []string
 	for _, e := range eventsOf(h.allEvents(s), KindBackgroundTask) {
@@ -227,5 +239,51 @@ func TestRestartMarksBackgroundTasksInterrupted(t *testing.T) {
 	}
 	if !found {
 		t.Fatal("the interrupted task was not reported to the model")
+	}
+}
+
+func TestRestartMarksWorkersInterrupted(t *testing.T) {
+	h := newHarness(t)
+	s := h.session()
+	ctx := context.Background()
+	h.fake.Enqueue(llmtest.Text("hi"))
+	h.runTurn(s, "hello")
+	w := store.BackgroundTask{ID: "w_left", SessionID: s, UserID: h.userID, Turn: 1, Kind: store.BackgroundWorker,
+		Name: "jets", Arguments: "survey", AgentName: "sub_w_left", Status: store.TaskRunning, Notified: true}
+	if err := h.st.CreateBackgroundTask(ctx, &w); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.rt.Recover(ctx); err != nil {
+		t.Fatal(err)
+	}
+	got, err := h.st.BackgroundTask(ctx, s, "w_left")
+	if err != nil || got.Status != store.TaskInterrupted {
+		t.Fatalf("after recover: %+v %v", got, err)
+	}
+	evs := eventsOf(h.allEvents(s), KindWorker)
+	if len(evs) != 1 || decode[WorkerData](t, evs[0]).Status != store.TaskInterrupted {
+		t.Fatalf("worker events after recover: %d", len(evs))
+	}
+	// A worker's result is never injected as a background notification.
+	if n, _ := h.st.ClaimBackgroundNotifications(ctx, s); len(n) != 0 {
+		t.Fatalf("worker row claimed as a notification: %+v", n)
+	}
+}
+
+func TestBackgroundRunHonoursHooks(t *testing.T) {
+	var runs atomic.Int32
+	h := newHarness(t, withTools(fakeDownload(0, &runs)))
+	h.hooks.Register(HookPreToolUse, "no-downloads", HookFunc(func(ctx context.Context, in HookInput) (HookDecision, error) {
+		return HookDecision{Block: true, Reason: "downloads are off today"}, nil
+	}), "download_paper")
+	s := h.session()
+	h.fake.Enqueue(
+		llmtest.ToolCalls(llmtest.Call{ID: "load", Name: "load_tool", Args: `{"names":["bg_task_run"]}`}),
+		llmtest.ToolCalls(llmtest.Call{ID: "bg", Name: "bg_task_run", Args: `{"tool":"download_paper","arguments":{"id":"x"}}`}),
+		llmtest.Text("ok"),
+	)
+	h.runTurn(s, "go")
+	if out := toolOutput(h.fake.Requests()[2], "bg"); !strings.Contains(out, "downloads are off today") || runs.Load() != 0 {
+		t.Fatalf("a hook-blocked download ran (%d) or said %q", runs.Load(), out)
 	}
 }

@@ -61,7 +61,21 @@ func bgTaskRun() tools.Tool {
 			if err := validateArgs(tool, args); err != nil {
 				return tools.Errorf("Invalid arguments for %s: %v", a.Tool, err), nil
 			}
-			decision, reason, err := t.r.d.Perms.Check(ctx, t.userID, tool, tc, args, false)
+			// The inner call passes the same PreToolUse hooks and permission
+			// check as a direct one (R13, R15).
+			in := t.hookInput(HookPreToolUse)
+			in.Tool, in.ToolCallID, in.Arguments = a.Tool, tc.ToolCallID, args
+			d := t.hooks().Run(ctx, in)
+			if d.Block {
+				return tools.Errorf("%s was blocked: %s.", a.Tool, strings.TrimSuffix(orDefault(d.Reason, "a hook refused it"), ".")), nil
+			}
+			if len(d.MutatedInput) > 0 {
+				if err := validateArgs(tool, d.MutatedInput); err != nil {
+					return tools.Errorf("A hook rewrote the arguments of %s into invalid ones: %v", a.Tool, err), nil
+				}
+				args = d.MutatedInput
+			}
+			decision, reason, err := t.r.d.Perms.Check(ctx, t.userID, tool, tc, args, d.PermissionRequired)
 			if err != nil {
 				return tools.Result{}, err
 			}
@@ -84,6 +98,13 @@ func bgTaskRun() tools.Tool {
 		tools.WithDeferred(), tools.AlwaysConcurrencySafe(),
 		tools.WithSummary("Run download_paper or parse_paper in the background; returns a task id at once."),
 	)
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
 }
 
 // backgroundNames lists the allowed tools registered in reg.
