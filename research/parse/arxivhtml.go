@@ -72,8 +72,17 @@ func (e *ArxivHTMLEngine) fetch(ctx context.Context, url string, lim Limits) (st
 	if err := fetch.ExpectType(res, "text/html", "application/xhtml+xml"); err != nil {
 		return "", err
 	}
-	return HTMLToMarkdown(res.Body)
+	md, err := HTMLToMarkdown(res.Body)
+	if err == nil && len(md) < minHTMLText {
+		// ar5iv serves a shell page when its conversion failed: the PDF
+		// engine will do better.
+		return "", fmt.Errorf("the page has almost no text (%d bytes): %w", len(md), ErrEmpty)
+	}
+	return md, err
 }
+
+// minHTMLText is the least Markdown an HTML rendering must give to count.
+const minHTMLText = 500
 
 // HTMLToMarkdown converts a LaTeXML (arXiv HTML / ar5iv) page.
 func HTMLToMarkdown(page []byte) (string, error) {
