@@ -16,8 +16,9 @@ import (
 )
 
 // BenchmarkLibraryPage measures the library list page with 10,000 papers
-// under 64 concurrent clients (in-process, no network): requests/s, p50
-// and p99. The list cache is keyed by the library version, so the
+// under 64 concurrent clients (in-process, no network): requests/s, p50,
+// p99 and CPU per request; "serial" runs have one client, so their
+// latencies are the service time without queueing. The list cache is keyed by the library version, so the
 // "+writes" runs tag a paper every 50 ms while the clients read: each
 // write invalidates the cache and the next request pays for the query.
 // "cold" runs ask for different searches or pages, mostly not cached;
@@ -41,16 +42,19 @@ func BenchmarkLibraryPage(b *testing.B) {
 	h := a.srv.Echo()
 	same := func(path string) func(client, i int) string { return func(int, int) string { return path } }
 	for _, run := range []struct {
-		name   string
-		path   func(client, i int) string
-		writes bool
+		name    string
+		path    func(client, i int) string
+		writes  bool
+		clients int // default 64
 	}{
-		{"/library", same("/library"), false},
-		{"/library?q=galaxy+clusters", same("/library?q=galaxy+clusters"), false},
-		{"/library+writes", same("/library"), true},
-		{"/library?q=galaxy+clusters+writes", same("/library?q=galaxy+clusters"), true},
-		{"cold:/library?q=paper+N", func(client, i int) string { return fmt.Sprintf("/library?q=paper+%d", client*1000+i) }, false},
-		{"cold:/library?page=N", func(client, i int) string { return fmt.Sprintf("/library?page=%d", 1+(client*50+i)%200) }, false},
+		{"serial:/library", same("/library"), false, 1},
+		{"serial:/library?q=galaxy+clusters", same("/library?q=galaxy+clusters"), false, 1},
+		{"/library", same("/library"), false, 0},
+		{"/library?q=galaxy+clusters", same("/library?q=galaxy+clusters"), false, 0},
+		{"/library+writes", same("/library"), true, 0},
+		{"/library?q=galaxy+clusters+writes", same("/library?q=galaxy+clusters"), true, 0},
+		{"cold:/library?q=paper+N", func(client, i int) string { return fmt.Sprintf("/library?q=paper+%d", client*1000+i) }, false, 0},
+		{"cold:/library?page=N", func(client, i int) string { return fmt.Sprintf("/library?page=%d", 1+(client*50+i)%200) }, false, 0},
 	} {
 		b.Run(run.name, func(b *testing.B) {
 			stop := make(chan struct{})
@@ -77,7 +81,11 @@ func BenchmarkLibraryPage(b *testing.B) {
 				h.ServeHTTP(httptest.NewRecorder(), req)
 			}
 			cpu0 := processCPU()
-			lat, elapsed := loadLibrary(b, h, cookie, run.path)
+			clients := run.clients
+			if clients == 0 {
+				clients = 64
+			}
+			lat, elapsed := loadLibrary(b, h, cookie, clients, run.path)
 			cpu := processCPU() - cpu0
 			close(stop)
 			writer.Wait()
@@ -101,10 +109,10 @@ func processCPU() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-// loadLibrary runs 64 clients, 50 requests each, and returns the
-// latencies and the wall time.
-func loadLibrary(b *testing.B, h http.Handler, cookie *http.Cookie, path func(client, i int) string) ([]time.Duration, time.Duration) {
-	const clients, perClient = 64, 50
+// loadLibrary runs clients concurrent clients, 3200 requests in all, and
+// returns the latencies and the wall time.
+func loadLibrary(b *testing.B, h http.Handler, cookie *http.Cookie, clients int, path func(client, i int) string) ([]time.Duration, time.Duration) {
+	perClient := 3200 / clients
 	var mu sync.Mutex
 	var lat []time.Duration
 	start := time.Now()
