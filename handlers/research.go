@@ -238,7 +238,7 @@ func (s *Server) researchStream(c echo.Context) error {
 // cited papers in answers.
 func (s *Server) newTimeline(id string, q *questionSource) *timeline {
 	tl := newTimeline(s.researchBase(id), s.now, q)
-	tl.basePath, tl.links = s.cfg.BasePath, s.citationLinks
+	tl.basePath, tl.links = s.cfg.BasePath, s.citationLinker()
 	return tl
 }
 

@@ -95,23 +95,39 @@ func trimDOITail(s string) string {
 	return s
 }
 
-// citationLinks maps each identifier in answer to its link: the paper's
-// library page when the library has it, else the outside page.
-func (s *Server) citationLinks(ctx context.Context, answer string) map[string]string {
-	cites := findCitations(answer)
-	if len(cites) == 0 {
-		return nil
-	}
-	out := make(map[string]string, len(cites))
-	for _, c := range cites {
-		out[c.text] = c.href
-		p, err := s.st.PaperByIdentifier(ctx, c.ids)
-		switch {
-		case err == nil:
-			out[c.text] = s.cfg.BasePath + "/library/" + strconv.FormatInt(p.ID, 10)
-		case !errors.Is(err, store.ErrNotFound):
-			s.log.WarnContext(ctx, "citation lookup failed", "err", err)
+// citationLinker returns a function that maps each identifier in an
+// answer to its link: the paper's library page when the library has it,
+// else the outside page. It remembers what it looked up, so a session's
+// replay asks the library once per identifier. Not safe for concurrent
+// use (one per timeline).
+func (s *Server) citationLinker() func(ctx context.Context, answer string) map[string]string {
+	known := map[string]string{}
+	return func(ctx context.Context, answer string) map[string]string {
+		cites := findCitations(answer)
+		if len(cites) == 0 {
+			return nil
 		}
+		out := make(map[string]string, len(cites))
+		for _, c := range cites {
+			href, ok := known[c.text]
+			if !ok {
+				href = s.citationHref(ctx, c)
+				known[c.text] = href
+			}
+			out[c.text] = href
+		}
+		return out
 	}
-	return out
+}
+
+// citationHref is the link of one citation.
+func (s *Server) citationHref(ctx context.Context, c citation) string {
+	p, err := s.st.PaperByIdentifier(ctx, c.ids)
+	switch {
+	case err == nil:
+		return s.cfg.BasePath + "/library/" + strconv.FormatInt(p.ID, 10)
+	case !errors.Is(err, store.ErrNotFound):
+		s.log.WarnContext(ctx, "citation lookup failed", "err", err)
+	}
+	return c.href
 }
