@@ -54,7 +54,7 @@ func progressText(p rag.Progress) string {
 		parts = append(parts, "No paper is indexed yet: parse a paper to ask questions about it.")
 	}
 	if p.Failed > 0 {
-		parts = append(parts, fmt.Sprintf("%d paper(s) could not be indexed.", p.Failed))
+		parts = append(parts, fmt.Sprintf("Indexing failed for %d paper(s) (retried at the next start); passages already stored are still searched.", p.Failed))
 	}
 	return strings.Join(parts, " ")
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/astroresearch/astroresearch/agent/llm/llmtest"
+	"github.com/astroresearch/astroresearch/research/rag"
 	"github.com/astroresearch/astroresearch/store"
 )
 
@@ -154,4 +155,23 @@ func TestReaderPassageLink(t *testing.T) {
 	// Unknown ids and junk are not errors.
 	expectContains(t, "unknown passage", c.get(base+"?passage=999999").body, `data-testid="passage-missing"`)
 	expectLacks(t, "junk passage", c.get(base+"?passage=x").body, "passage-missing", "passage-note")
+}
+
+func TestProgressText(t *testing.T) {
+	for _, tc := range []struct {
+		p    rag.Progress
+		want string
+	}{
+		{rag.Progress{}, "No paper is indexed yet"},
+		{rag.Progress{Indexed: 3}, ""},
+		{rag.Progress{Indexed: 3, Queued: 1, Indexing: 1, Passages: 80, Embedded: 20, VectorSearch: true},
+			"Indexing 2 of 5 papers (20 of 80 passages embedded); answers cover the papers indexed so far."},
+		{rag.Progress{Indexed: 3, Queued: 1, Passages: 80}, "Indexing 1 of 4 papers; answers"},
+		{rag.Progress{Indexed: 1, Failed: 2}, "Indexing failed for 2 paper(s)"},
+	} {
+		got := progressText(tc.p)
+		if (tc.want == "" && got != "") || !strings.Contains(got, tc.want) {
+			t.Errorf("progressText(%+v) = %q, want %q", tc.p, got, tc.want)
+		}
+	}
 }
