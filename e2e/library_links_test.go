@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -9,68 +8,9 @@ import (
 	"testing"
 
 	"github.com/chromedp/chromedp"
-)
 
-// fakeADSWithLinks is a local NASA ADS (Solr JSON, as the API answers):
-// the EHT paper's record for its bibcode lookup, citations(...) and
-// references(...) from the fixtures, and lookups of the records listed
-// there. Requests without a bearer token get ADS's 401.
-func fakeADSWithLinks(t *testing.T) *httptest.Server {
-	t.Helper()
-	read := func(name string) map[string]any {
-		b, err := os.ReadFile(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var v map[string]any
-		if err := json.Unmarshal(b, &v); err != nil {
-			t.Fatal(err)
-		}
-		return v
-	}
-	eht := read("../research/ads/testdata/lookup_eht.json")
-	cites := read("../research/ads/testdata/citations.json")
-	refs := read("../research/library/testdata/references.json")
-	var docs []map[string]any
-	for _, f := range []map[string]any{cites, refs} {
-		for _, d := range f["response"].(map[string]any)["docs"].([]any) {
-			docs = append(docs, d.(map[string]any))
-		}
-	}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Header.Get("Authorization") != "Bearer e2e-token" {
-			w.WriteHeader(http.StatusUnauthorized)
-			w.Write([]byte(`{"error": "Unauthorized"}`))
-			return
-		}
-		w.Header().Set("Content-Type", "application/json")
-		q := r.URL.Query().Get("q")
-		switch {
-		case q == `bibcode:"2019ApJ...875L...1E"`:
-			json.NewEncoder(w).Encode(eht)
-		case strings.HasPrefix(q, "citations("):
-			json.NewEncoder(w).Encode(cites)
-		case strings.HasPrefix(q, "references("):
-			json.NewEncoder(w).Encode(refs)
-		default:
-			_, want, _ := strings.Cut(q, ":")
-			want = strings.Trim(want, `"`)
-			hits := []map[string]any{}
-			for _, d := range docs {
-				for _, id := range d["identifier"].([]any) {
-					if strings.EqualFold(id.(string), want) {
-						hits = append(hits, d)
-						break
-					}
-				}
-			}
-			json.NewEncoder(w).Encode(map[string]any{"responseHeader": map[string]any{"status": 0},
-				"response": map[string]any{"numFound": len(hits), "start": 0, "docs": hits}})
-		}
-	}))
-	t.Cleanup(srv.Close)
-	return srv
-}
+	"github.com/astroresearch/astroresearch/research/ads/adstest"
+)
 
 // fakeArxivStrict answers id_list lookups of 2401.01234 with the fixture
 // and any other id with an empty feed, as arXiv does.
@@ -96,7 +36,7 @@ func fakeArxivStrict(t *testing.T) *httptest.Server {
 // and citations load by themselves (htmx) → add a reference with one
 // click → it shows as in the library → tags added and removed in place.
 func TestBrowserCitationsAndTags(t *testing.T) {
-	adsSrv, ax := fakeADSWithLinks(t), fakeArxivStrict(t)
+	adsSrv, ax := adstest.NewServer(t, "e2e-token"), fakeArxivStrict(t)
 	const user, password = "vera", "galaxy-rotation"
 	a := startApp(t, map[string]string{"ADMIN_USER": user, "ADMIN_PASSWORD": password,
 		"ADS_API_URL": adsSrv.URL + "/v1", "ADS_API_TOKEN": "e2e-token", "ARXIV_API_URL": ax.URL + "/api/query"})

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -14,13 +13,14 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/astroresearch/astroresearch/research/ads"
+	"github.com/astroresearch/astroresearch/research/ads/adstest"
 	"github.com/astroresearch/astroresearch/research/fetch"
 	"github.com/astroresearch/astroresearch/store"
 )
 
-// adsLinksFake is a local ADS answering citations(...) with the ads
-// package's citations fixture and references(...) with this package's,
-// in ADS's Solr format; status, when set, is returned instead.
+// adsLinksFake is a local ADS answering citations(...) and references(...)
+// with package adstest's recorded answers (ADS's Solr format), counting
+// calls; status, when set, is returned instead.
 type adsLinksFake struct {
 	srv    *httptest.Server
 	now    atomic.Int64 // the fetch clock (Unix seconds), for the 10-minute search cache
@@ -30,14 +30,7 @@ type adsLinksFake struct {
 
 func newADSLinksFake(t *testing.T) *adsLinksFake {
 	t.Helper()
-	cites, err := os.ReadFile("../ads/testdata/citations.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	refs, err := os.ReadFile("testdata/references.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	cites, refs := adstest.Citations, adstest.References
 	f := &adsLinksFake{}
 	f.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		f.calls.Add(1)
