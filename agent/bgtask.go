@@ -205,6 +205,12 @@ func (t *turnRun) drainNotifications(ctx context.Context, step int) {
 	if t.agent != LeadAgent {
 		return
 	}
+	if pending, err := t.r.d.Store.HasBackgroundNotifications(context.WithoutCancel(ctx), t.session.ID); err != nil || !pending {
+		if err != nil {
+			t.log().Error("checking background notifications failed", "err", err)
+		}
+		return
+	}
 	tasks, err := t.r.d.Store.ClaimBackgroundNotifications(context.WithoutCancel(ctx), t.session.ID)
 	if err != nil {
 		t.log().Error("draining background notifications failed", "err", err)

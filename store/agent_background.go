@@ -114,6 +114,19 @@ func (s *Store) BackgroundTasks(ctx context.Context, sessionID, kind string) ([]
 	return out, nil
 }
 
+// HasBackgroundNotifications reports whether the session has finished
+// tasks not yet notified: a read, so the common "nothing new" case before
+// each model call never takes the write lock.
+func (s *Store) HasBackgroundNotifications(ctx context.Context, sessionID string) (bool, error) {
+	var n int
+	err := s.r.GetContext(ctx, &n, `SELECT EXISTS (SELECT 1 FROM agent_background_tasks
+		WHERE session_id = ? AND notified = 0 AND status NOT IN ('queued', 'running'))`, sessionID)
+	if err != nil {
+		return false, fmt.Errorf("store: background notifications: %w", err)
+	}
+	return n == 1, nil
+}
+
 // ClaimBackgroundNotifications marks the session's finished, not yet
 // notified tasks as notified and returns them, oldest first. Each finished
 // task is returned by exactly one call (C6: drained once).
