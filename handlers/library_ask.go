@@ -71,22 +71,45 @@ func parseQuestion(raw string) (string, string) {
 	return q, ""
 }
 
-// libraryAsk is POST /library/ask {question}: the answer fragment for
+// parseAskFilter reads the form's tag and year; the message says what is
+// wrong.
+func parseAskFilter(tag, year string) (rag.Filter, string) {
+	f := rag.Filter{Tag: tag}
+	if utf8.RuneCountInString(tag) > 100 {
+		return f, "The tag is longer than 100 characters."
+	}
+	if year != "" {
+		n, err := strconv.Atoi(year)
+		if err != nil || n < 1 || n > 9999 {
+			return f, "The year must be a four-digit year such as 2024."
+		}
+		f.Year = n
+	}
+	return f, ""
+}
+
+// libraryAsk is POST /library/ask {question, tag?, year?}: the answer fragment for
 // htmx, the library page with the answer otherwise.
 func (s *Server) libraryAsk(c echo.Context) error {
 	if s.rag == nil {
 		return echo.ErrNotFound
 	}
 	q, msg := parseQuestion(c.FormValue("question"))
+	tag, yearText := strings.TrimSpace(c.FormValue("tag")), strings.TrimSpace(c.FormValue("year"))
+	f, fmsg := parseAskFilter(tag, yearText)
+	if msg == "" {
+		msg = fmsg
+	}
 	answer := views.AskAnswer{Question: q, Error: msg}
 	status := http.StatusBadRequest
 	if msg == "" {
-		a, err := s.rag.Ask(c.Request().Context(), rag.Query{Text: q})
+		a, err := s.rag.Ask(c.Request().Context(), rag.Query{Text: q, Filter: f})
 		if err != nil {
 			return err
 		}
 		answer, status = askView(s.cfg.BasePath, a), http.StatusOK
 	}
+	answer.Tag, answer.Year = tag, yearText
 	if isHTMX(c) {
 		return s.render(c, http.StatusOK, views.AskAnswerView(answer))
 	}

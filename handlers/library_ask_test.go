@@ -85,6 +85,18 @@ func TestAskLibrary(t *testing.T) {
 		t.Errorf("the model was asked without supporting passages")
 	}
 
+	// Filters: another year holds nothing; the paper's tag finds it.
+	year := c.postForm("/library/ask", url.Values{"question": {"black hole mass of M87"}, "year": {"2020"}}, "HX-Request", "true")
+	expectContains(t, "other year", year.body, `data-testid="no-support"`)
+	if _, err := a.store.Writer().ExecContext(context.Background(), `INSERT INTO paper_tags (paper_id, tag) VALUES (?, 'eht')`, paper); err != nil {
+		t.Fatal(err)
+	}
+	a.fake.Enqueue(llmtest.Text("It is 6.5 billion solar masses [1]."))
+	tagged := c.postForm("/library/ask", url.Values{"question": {"black hole mass of M87"}, "tag": {"EHT"}, "year": {"2019"}})
+	expectContains(t, "tag and year", tagged.body, `href="`+link+`"`, `name="tag" maxlength="100" autocomplete="off" value="EHT"`, `value="2019"`)
+	bad := c.postForm("/library/ask", url.Values{"question": {"mass"}, "year": {"19x"}}, "HX-Request", "true")
+	expectContains(t, "bad year", bad.body, `role="alert"`, "four-digit year")
+
 	// A refused question.
 	empty := c.postForm("/library/ask", url.Values{"question": {"  "}})
 	expectStatus(t, "empty question", empty, http.StatusBadRequest)

@@ -20,6 +20,8 @@ func (a AskBox) URL(path string) string { return a.BasePath + path }
 // AskAnswer is a question answered from the library's passages.
 type AskAnswer struct {
 	Question string
+	// Tag and Year are the filters as typed ("" = all papers).
+	Tag, Year string
 	// Error refuses the question (empty, too long); nothing else is set.
 	Error string
 	// Note explains keyword-only retrieval ("" for hybrid).
@@ -67,4 +69,18 @@ func removedNote(n int) string {
 		return "1 sentence of the model's answer cited no passage and was left out."
 	}
 	return fmt.Sprintf("%d sentences of the model's answer cited no passage and were left out.", n)
+}
+
+func askTag(a *AskAnswer) string {
+	if a == nil {
+		return ""
+	}
+	return a.Tag
+}
+
+func askYear(a *AskAnswer) string {
+	if a == nil {
+		return ""
+	}
+	return a.Year
 }
