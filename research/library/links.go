@@ -57,7 +57,8 @@ func (l *Links) Check(p store.Paper) error {
 func empty(s *string) bool { return s == nil || *s == "" }
 
 // Refresh fetches p's citations and references from ADS and stores both
-// lists, replacing what was stored. A paper imported without ADS (no token
+// lists, replacing what was stored (the ADS client caches its answers for
+// 10 minutes, so a refresh within them stores the same lists). A paper imported without ADS (no token
 // then) first gets its bibcode, and ADS's metadata fills its gaps; ADS not
 // knowing it is ErrNotInADS. Nothing is stored unless both lists answer.
 func (l *Links) Refresh(ctx context.Context, p store.Paper) error {
