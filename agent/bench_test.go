@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -28,9 +29,14 @@ type noopArgs struct {
 // progress report, a two-byte output.
 func noopTool() tools.Tool {
 	return tools.New("noop", "Do nothing.", func(ctx context.Context, tc *tools.Context, a noopArgs) (tools.Result, error) {
-		return tools.Result{Output: "ok"}, nil
+		return tools.Result{Output: noopOutput}, nil
 	}, tools.WithReadOnly(), tools.AlwaysConcurrencySafe())
 }
+
+// noopOutput is a realistic tool result (~3 KB, ~750 tokens): each step
+// then adds more than compact.MinNewTokens, so the diminishing-returns stop
+// (SPEC C4) does not end the benchmark's scripted turns before their answer.
+var noopOutput = strings.Repeat("An abstract-sized passage of tool output. ", 72)
 
 // stampTool reports time.Now().UnixNano() as its progress. The progress is
 // emitted synchronously (tools.Context.Progress → EventLog.Append), so the
