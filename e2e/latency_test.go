@@ -31,14 +31,8 @@ const (
 //
 //	go test -tags sqlite_fts5 ./e2e/ -run TestBrowserTokenLatency -v
 func TestBrowserTokenLatency(t *testing.T) {
-	fake := llmtest.New(t)
-	const user, password = "annie", "harvard-classification"
-	a := startApp(t, map[string]string{"ADMIN_USER": user, "ADMIN_PASSWORD": password,
-		"LLM_BASE_URL": fake.URL(), "LLM_MODEL": "test-model"})
-	console := &consoleLog{}
-	ctx := newBrowser(t, console)
-	do(t, ctx, chromedp.Navigate(a.URL+"/login"))
-	submitCredentials(t, ctx, `[data-testid="login-form"]`, user, password)
+	w := signedIn(t, "annie", "harvard-classification")
+	a, ctx, fake, console := w.app, w.ctx, w.fake, w.console
 	session := newSessionPage(t, ctx, a, "Latency")
 
 	// Each token is unique, so the page's record matches the model's.

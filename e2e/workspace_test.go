@@ -18,9 +18,10 @@ import (
 	"github.com/astroresearch/astroresearch/agent/llm/llmtest"
 )
 
-// workspace is a signed-in browser on a server whose first session has a
-// finished turn: an "ask" rule for todo_write, a permission card answered
-// with Always allow, two tool cards, a KaTeX formula and a citation link.
+// workspace is a browser signed in to a server with the fake model; after
+// newWorkspace, its first session (sessionA) has a finished turn: an "ask"
+// rule for todo_write, a permission card answered with Always allow, two
+// tool cards, a KaTeX formula and a citation link.
 type workspace struct {
 	app      *app
 	fake     *llmtest.Server
@@ -29,17 +30,25 @@ type workspace struct {
 	sessionA string
 }
 
-// newWorkspace builds a workspace, checking on the way that "Always
-// allow" leaves one permission card for two calls.
-func newWorkspace(t *testing.T, user, password string) *workspace {
+// signedIn starts a server with the fake model and an admin user, and a
+// browser signed in as that user.
+func signedIn(t *testing.T, user, password string) *workspace {
 	t.Helper()
 	w := &workspace{fake: llmtest.New(t), console: &consoleLog{}}
 	w.app = startApp(t, map[string]string{"ADMIN_USER": user, "ADMIN_PASSWORD": password,
 		"LLM_BASE_URL": w.fake.URL(), "LLM_MODEL": "test-model"})
-	a, ctx, fake := w.app, newBrowser(t, w.console), w.fake
-	w.ctx = ctx
-	do(t, ctx, chromedp.Navigate(a.URL+"/login"))
-	submitCredentials(t, ctx, `[data-testid="login-form"]`, user, password)
+	w.ctx = newBrowser(t, w.console)
+	do(t, w.ctx, chromedp.Navigate(w.app.URL+"/login"))
+	submitCredentials(t, w.ctx, `[data-testid="login-form"]`, user, password)
+	return w
+}
+
+// newWorkspace builds a workspace, checking on the way that "Always
+// allow" leaves one permission card for two calls.
+func newWorkspace(t *testing.T, user, password string) *workspace {
+	t.Helper()
+	w := signedIn(t, user, password)
+	a, ctx, fake := w.app, w.ctx, w.fake
 
 	// A central rule: todo_write needs the user's approval.
 	do(t, ctx, chromedp.Navigate(a.URL+"/settings"))
@@ -258,15 +267,9 @@ func checkA11y(t *testing.T, ctx context.Context, page string) {
 // it, with no word lost or repeated, and the finished timeline is the same
 // as a fresh load's.
 func TestBrowserReloadMidTurn(t *testing.T) {
-	fake := llmtest.New(t)
-	const user, password = "cecilia", "stellar-atmospheres"
-	a := startApp(t, map[string]string{"ADMIN_USER": user, "ADMIN_PASSWORD": password,
-		"LLM_BASE_URL": fake.URL(), "LLM_MODEL": "test-model"})
-	console := &consoleLog{}
-	ctx := newBrowser(t, console)
-	do(t, ctx, chromedp.Navigate(a.URL+"/login"))
-	submitCredentials(t, ctx, `[data-testid="login-form"]`, user, password)
-	newSessionPage(t, ctx, a, "Reload")
+	w := signedIn(t, "cecilia", "stellar-atmospheres")
+	ctx, fake, console := w.ctx, w.fake, w.console
+	newSessionPage(t, ctx, w.app, "Reload")
 
 	words := make([]string, 40)
 	for i := range words {
