@@ -126,6 +126,8 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	downloads := library.NewDownloader(st, web, adsClient, library.DownloadOptions{DataDir: cfg.DataDir, ArxivPDFURL: cfg.ArxivPDFURL})
 	parser := parse.NewService(st, cfg.DataDir,
 		&parse.ArxivHTMLEngine{Web: web, HTMLURL: cfg.ArxivHTMLURL, Ar5ivURL: cfg.Ar5ivURL},
+		// Only when MINERU_API_URL is set; its models need minutes for a long paper.
+		&parse.MinerUEngine{Web: web, URL: cfg.MinerUAPIURL, Limits: parse.Limits{Timeout: 10 * time.Minute}},
 		&parse.GrobidEngine{Web: web, URL: cfg.GrobidURL}, // only when GROBID_URL is set
 		&parse.PDFEngine{})
 	mem := memory.New(st, cfg.DataDir)

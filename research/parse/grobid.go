@@ -39,7 +39,7 @@ func (e *GrobidEngine) Parse(ctx context.Context, in Input, progress Progress) (
 		return Document{}, fmt.Errorf("no GROBID service or no stored PDF: %w", ErrNotApplicable)
 	}
 	lim := e.Limits.withDefaults()
-	body, ctype, err := multipartPDF(in.PDFPath, lim.MaxFileBytes)
+	body, ctype, err := multipartPDF(in.PDFPath, lim.MaxFileBytes, "input", nil)
 	if err != nil {
 		return Document{}, err
 	}
@@ -65,8 +65,9 @@ func (e *GrobidEngine) Parse(ctx context.Context, in Input, progress Progress) (
 	return Document{Markdown: md, Engine: e.Name(), Source: endpoint}, nil
 }
 
-// multipartPDF is the form GROBID expects: the PDF as "input".
-func multipartPDF(path string, max int64) ([]byte, string, error) {
+// multipartPDF is a form with the PDF as field (GROBID: "input", MinerU:
+// "files") and the given text fields.
+func multipartPDF(path string, max int64, field string, fields [][2]string) ([]byte, string, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, "", err
@@ -77,7 +78,12 @@ func multipartPDF(path string, max int64) ([]byte, string, error) {
 	}
 	var buf bytes.Buffer
 	w := multipart.NewWriter(&buf)
-	part, err := w.CreateFormFile("input", filepath.Base(path))
+	for _, f := range fields {
+		if err := w.WriteField(f[0], f[1]); err != nil {
+			return nil, "", err
+		}
+	}
+	part, err := w.CreateFormFile(field, filepath.Base(path))
 	if err != nil {
 		return nil, "", err
 	}
