@@ -61,6 +61,9 @@ func TestBrowserResearchTurn(t *testing.T) {
 	waitUntil(t, ctx, "the formula rendered by KaTeX",
 		`(() => { const m = document.querySelector('#timeline [data-testid="answer"] .math-inline[data-rendered] .katex');
 			return !!m && m.querySelector('annotation').textContent === "z = 0.0176"; })()`)
+	// KaTeX's own fonts load from /static under the Content-Security-Policy
+	// (font-src 'self'; a refused font would be a console problem below).
+	waitUntil(t, ctx, "KaTeX's fonts", `[...document.fonts].some(f => f.family.replace(/"/g, "") === "KaTeX_Main" && f.status === "loaded")`)
 	// The turn ended: focus is on its answer.
 	waitUntil(t, ctx, "focus on the answer", `document.activeElement && document.activeElement.matches('#timeline [data-testid="answer"]')`)
 	live := timelineState(t, ctx)
