@@ -149,6 +149,8 @@ type UsageData struct {
 	// Retries is how many failed attempts (rate limits, overloads) the
 	// call retried before it answered.
 	Retries int `json:"retries,omitempty"`
+	// ElapsedMS is how long the call took, retries and waits included.
+	ElapsedMS int64 `json:"elapsed_ms,omitempty"`
 }
 
 // ErrorData reports a failure that ended the turn or a step.

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"runtime/debug"
 	"sync/atomic"
+	"time"
 
 	"github.com/astroresearch/astroresearch/agent/compact"
 	"github.com/astroresearch/astroresearch/agent/llm"
@@ -201,7 +202,9 @@ func (t *turnRun) callModel(ctx context.Context, step int, defs []llm.ToolDef, t
 		// Nudges ride along with this request only.
 		msgs = append(append(make([]llm.Message, 0, len(t.msgs)+len(transient)), t.msgs...), transient...)
 	}
+	start := time.Now()
 	resp, err := t.r.d.Model.Stream(ctx, llm.Request{Messages: msgs, Tools: defs, Thinking: t.thinking, MaxTokens: t.maxTokens}, buf.add)
+	elapsed := time.Since(start)
 	buf.flush()
 	if err != nil {
 		return llm.Response{}, err
@@ -220,7 +223,8 @@ func (t *turnRun) callModel(ctx context.Context, step int, defs []llm.ToolDef, t
 	t.msgs = append(t.msgs, resp.Message)
 	u := resp.Usage
 	t.emit(ctx, KindUsage, UsageData{Model: resp.Model, PromptTokens: u.PromptTokens,
-		CompletionTokens: u.CompletionTokens, TotalTokens: u.TotalTokens, Step: step, Retries: resp.Retries})
+		CompletionTokens: u.CompletionTokens, TotalTokens: u.TotalTokens, Step: step, Retries: resp.Retries,
+		ElapsedMS: elapsed.Milliseconds()})
 	in := t.hookInput(HookStepComplete)
 	in.Step, in.Model, in.PromptTokens, in.CompletionTokens = step, resp.Model, u.PromptTokens, u.CompletionTokens
 	t.hooks().Run(ctx, in)

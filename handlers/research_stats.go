@@ -32,6 +32,7 @@ func (r *runStats) count(e agent.Event) {
 		r.m.PromptTokens += d.PromptTokens
 		r.m.CompletionTokens += d.CompletionTokens
 		r.m.Retries += d.Retries
+		r.m.ModelMS += d.ElapsedMS
 	case agent.KindToolResult:
 		var d agent.ToolResultData
 		if e.Decode(&d) != nil {

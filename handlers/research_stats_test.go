@@ -3,8 +3,10 @@ package handlers
 import (
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/PuerkitoBio/goquery"
 
@@ -46,7 +48,7 @@ func TestResearchTurnMetrics(t *testing.T) {
 	a.fake.Enqueue(
 		llmtest.HTTPError(http.StatusTooManyRequests, nil, "slow down"),
 		llmtest.ToolCalls(todo).WithUsage(120, 30),
-		llmtest.Text("NGC 1275 is Perseus A.").WithUsage(200, 20),
+		llmtest.Text("NGC 1275 is Perseus A.").WithUsage(200, 20).WithDelay(100*time.Millisecond, 0),
 	)
 	expectStatus(t, "ask", c.postForm("/research/"+s+"/turns", url.Values{"question": {"What is NGC 1275?"}}), http.StatusSeeOther)
 	a.waitTurn(t, s)
@@ -85,6 +87,10 @@ func TestResearchTurnMetrics(t *testing.T) {
 	row := doc.Find(`#metrics-turn-2 [data-testid="metric-tools"] tbody tr`)
 	if row.Length() != 1 || row.Find("td").Eq(0).Text() != "todo_write" || row.Find("td").Eq(1).Text() != "3" {
 		t.Errorf("turn 2 tool table: %q", row.Text())
+	}
+	// Model time covers the answer's 100 ms first-byte delay.
+	if ms, err := strconv.Atoi(strings.TrimSuffix(metricText(doc, "#metrics-turn-1", "metric-model-time"), " ms")); err != nil || ms < 100 {
+		t.Errorf("model time %d ms (%v), want at least 100", ms, err)
 	}
 	// The turn's panel follows its done line.
 	if prev := doc.Find("#metrics-turn-1").Prev(); prev.AttrOr("data-testid", "") != "done" {

@@ -12,10 +12,11 @@ type RunMetrics struct {
 	Steps            int // the lead agent's model calls
 	PromptTokens     int // every agent's model calls
 	CompletionTokens int
-	Retries          int // model calls retried after rate limits or overloads
-	Errors           int // errors the runtime reported (error events)
-	ToolErrors       int // tool calls that ended in an error
-	Duplicates       int // calls refused as repeats of the same call
+	Retries          int   // model calls retried after rate limits or overloads
+	ModelMS          int64 // time spent waiting for the model, every agent's calls
+	Errors           int   // errors the runtime reported (error events)
+	ToolErrors       int   // tool calls that ended in an error
+	Duplicates       int   // calls refused as repeats of the same call
 	Compactions      int
 	// Duration is the wall time from the start of the turn(s) to done;
 	// 0 while a turn runs or when unknown.
