@@ -222,7 +222,12 @@ func TestResearchTurnStreamAndHistory(t *testing.T) {
 	expectContains(t, "done frame", done.Data,
 		`<div class="answer" id="`+textID+`" tabindex="-1" aria-live="polite" data-testid="answer" hx-swap-oob="true">`,
 		`<strong>Perseus A</strong>`, `<span class="math math-inline">$z = 0.0176$</span>`,
-		`Answered in 2 steps.`)
+		`Answered in 2 steps.`,
+		// The turn's metrics, and the session panel's body refreshed in place.
+		`<details class="turn-metrics" id="metrics-turn-1" data-testid="turn-metrics">`,
+		`<div id="metrics-panel-body" hx-swap-oob="true">`, `data-testid="metric-turns">1<`,
+		// The model in use, refreshed with the Stop button's area.
+		`<span id="model-status" data-testid="model-status" hx-swap-oob="true">`)
 	if done.Lines < 2 {
 		t.Fatalf("multi-line HTML came in %d data line(s)", done.Lines)
 	}
