@@ -54,7 +54,7 @@ func TestBrowserAskLibrary(t *testing.T) {
 	}
 
 	// Ask (htmx): the fake model answers citing passage 1.
-	fake.Enqueue(llmtest.Text("Dust shapes what we see of early galaxies [1]. The moon is made of cheese."))
+	fake.Enqueue(llmtest.Text("Dust shapes what we see of early galaxies [1]. Its slope $\\beta$ is steep [1]. The moon is made of cheese."))
 	do(t, ctx, chromedp.Evaluate[chromedp.Void](`window.__sameDocument = true`))
 	do(t, ctx, chromedp.SendKeys(chromedp.CSS(`#ask-question`), "What shapes what we see of early galaxies?"))
 	do(t, ctx, chromedp.Click(chromedp.CSS(`[data-testid="ask-form"] button[type="submit"]`)))
@@ -66,6 +66,7 @@ func TestBrowserAskLibrary(t *testing.T) {
 	if err != nil || !strings.Contains(answer, "Dust shapes what we see of early galaxies.") || strings.Contains(answer, "cheese") {
 		t.Fatalf("answer %q (%v)", answer, err)
 	}
+	waitUntil(t, ctx, "KaTeX to render the answer's formula", `!!document.querySelector('[data-testid="answer-text"] .katex')`)
 	source, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector('[data-testid="passage"] blockquote').textContent`))
 	if err != nil || !strings.Contains(source, "Dust shapes") {
 		t.Fatalf("source [1] %q (%v)", source, err)

@@ -147,7 +147,11 @@ func (s *Server) libraryList(c echo.Context) error {
 }
 
 func (s *Server) libraryPage(c echo.Context, lq libraryQuery, results string, form views.ImportForm) views.LibraryPage {
-	return views.LibraryPage{Chrome: s.chrome(c, "Library", "library"), Query: lq.q, Tag: lq.tag, Year: lq.year, Status: lq.status,
+	chrome := s.chrome(c, "Library", "library")
+	if s.rag != nil {
+		chrome.Math = true // answers and passages of the ask panel have formulas
+	}
+	return views.LibraryPage{Chrome: chrome, Query: lq.q, Tag: lq.tag, Year: lq.year, Status: lq.status,
 		Sort: lq.sort, Import: form, ResultsHTML: results,
 		Ask: s.askBox(c.Request().Context(), nil)}
 }

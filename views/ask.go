@@ -84,3 +84,66 @@ func askYear(a *AskAnswer) string {
 	}
 	return a.Year
 }
+
+// TexSegment is a run of an answer's text: plain, or a TeX formula with
+// its delimiters, which math.js renders with KaTeX.
+type TexSegment struct {
+	Text          string
+	Math, Display bool
+}
+
+// texSegments splits s at $…$ and $$…$$ formulas (a \$ is a dollar sign;
+// an unclosed or empty formula stays plain text).
+func texSegments(s string) []TexSegment {
+	var out []TexSegment
+	plain := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] != '$' || (i > 0 && s[i-1] == '\\') {
+			continue
+		}
+		delim := "$"
+		if i+1 < len(s) && s[i+1] == '$' {
+			delim = "$$"
+		}
+		end := closingDollar(s, i+len(delim), delim)
+		if end < 0 {
+			i += len(delim) - 1
+			continue
+		}
+		if i > plain {
+			out = append(out, TexSegment{Text: s[plain:i]})
+		}
+		stop := end + len(delim)
+		out = append(out, TexSegment{Text: s[i:stop], Math: true, Display: delim == "$$"})
+		plain, i = stop, stop-1
+	}
+	if plain < len(s) {
+		out = append(out, TexSegment{Text: s[plain:]})
+	}
+	return out
+}
+
+// closingDollar is the index of the delimiter that closes a formula whose
+// body starts at from, or -1 (none, or an empty body).
+func closingDollar(s string, from int, delim string) int {
+	for j := from; j+len(delim) <= len(s); j++ {
+		if s[j] == '\\' {
+			j++
+			continue
+		}
+		if s[j:j+len(delim)] == delim {
+			if j == from {
+				return -1
+			}
+			return j
+		}
+	}
+	return -1
+}
+
+func mathClass(seg TexSegment) string {
+	if seg.Display {
+		return "math math-display"
+	}
+	return "math math-inline"
+}
