@@ -24,8 +24,15 @@ type RagSearchArgs struct {
 	Limit    int     `json:"limit,omitempty" min:"1" max:"20" desc:"Passages to use (default 6)"`
 }
 
-// passagePreview is how much of each passage the model sees.
-const passagePreview = 1200
+// outputBudget is the size rag_search aims its output at, under the
+// runtime's default AGENT_MAX_TOOL_OUTPUT_CHARS (4000), so the model sees
+// the passages inline rather than a stub; passage previews share what the
+// answer leaves, between minPreview and maxPreview characters each.
+const (
+	outputBudget = 3800
+	minPreview   = 200
+	maxPreview   = 1200
+)
 
 // RagSearch returns the rag_search tool (T12): hybrid retrieval over the
 // parsed papers of the library plus an answer whose sentences cite the
@@ -74,6 +81,11 @@ func describeAnswer(a rag.Answer, basePath string) string {
 		}
 	}
 	b.WriteString("\nPassages:\n")
+	preview := maxPreview
+	if n := len(a.Passages); n > 0 {
+		// ~150 characters of title, section and link per passage.
+		preview = min(maxPreview, max(minPreview, (outputBudget-b.Len()-150*n)/n))
+	}
 	for i, h := range a.Passages {
 		fmt.Fprintf(&b, "[%d] %s", i+1, h.Title)
 		if h.Year != nil {
@@ -84,7 +96,7 @@ func describeAnswer(a rag.Answer, basePath string) string {
 			fmt.Fprintf(&b, ", section %s", h.SectionPath)
 		}
 		fmt.Fprintf(&b, "\n    link: %s\n    %s\n", rag.PassageURL(basePath, h.PaperID, h.ID),
-			strings.ReplaceAll(textcut.Ellipsize(strings.TrimSpace(h.Text), passagePreview), "\n", "\n    "))
+			strings.ReplaceAll(textcut.Ellipsize(strings.TrimSpace(h.Text), preview), "\n", "\n    "))
 	}
 	return b.String()
 }

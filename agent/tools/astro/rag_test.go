@@ -53,6 +53,18 @@ func TestRagSearch(t *testing.T) {
 		t.Errorf("result %+v", res)
 	}
 
+	// Six long passages still fit the default tool output limit.
+	long := make([]rag.Hit, 6)
+	for i := range long {
+		long[i] = rag.Hit{Passage: rag.Passage{ID: int64(i + 1), PaperID: 7, SectionPath: "2 Observations > 2.1 Array",
+			Text: strings.Repeat("The array observed M87 at 1.3 mm. ", 100)}, Title: "First M87 EHT Results", Year: &y}
+	}
+	big := run(&fakeAsker{ans: rag.Answer{Passages: long, Mode: rag.ModeHybrid,
+		Paragraphs: [][]rag.Sentence{{{Text: "It observed at 1.3 mm.", Cites: []int{1, 2}}}}}}, RagSearchArgs{Query: "wavelength"})
+	if n := len([]rune(big.Output)); n > 4000 || strings.Count(big.Output, "link: ") != 6 {
+		t.Errorf("output of %d characters with %d links", n, strings.Count(big.Output, "link: "))
+	}
+
 	none := run(&fakeAsker{ans: rag.Answer{NoSupport: true, Mode: rag.ModeKeyword, Note: rag.NoEmbeddingNote}}, RagSearchArgs{Query: "Andromeda"})
 	if !strings.Contains(none.Output, rag.NoSupportText) || !strings.Contains(none.Output, "Do not answer this from memory") ||
 		!strings.Contains(none.Output, "no embedding model configured") || strings.Contains(none.Output, "Passages:") {
