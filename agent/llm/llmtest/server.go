@@ -13,6 +13,7 @@
 package llmtest
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -134,6 +135,11 @@ const (
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	rec, err := s.record(r)
 	if err != nil {
+		if errors.Is(err, io.ErrUnexpectedEOF) || r.Context().Err() != nil {
+			// The client hung up mid-request (a cancelled turn): nobody
+			// is waiting for an answer, and it is no scripting mistake.
+			return
+		}
 		s.fail(w, http.StatusBadRequest, "llmtest: %s %s: %v", r.Method, r.URL.Path, err)
 		return
 	}

@@ -3,10 +3,13 @@ package llmtest
 import (
 	"encoding/json"
 	"fmt"
+	"net"
 	"net/http"
+	"net/url"
 	"slices"
 	"sync"
 	"testing"
+	"time"
 )
 
 func TestNonStreamingMergesTurn(t *testing.T) {
@@ -162,5 +165,31 @@ func TestUnknownPathFailsTest(t *testing.T) {
 	}
 	if resp.StatusCode != http.StatusNotFound || len(rtb.Errors()) != 1 {
 		t.Errorf("status %d errors %q", resp.StatusCode, rtb.Errors())
+	}
+}
+
+// TestClientHangingUpMidBody: a client that goes away while sending its
+// request (a cancelled turn) is not reported as a scripting mistake.
+func TestClientHangingUpMidBody(t *testing.T) {
+	rtb := &recordingTB{TB: t}
+	s := New(rtb)
+	u, err := url.Parse(s.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := net.Dial("tcp", u.Host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintf(conn, "POST /v1/chat/completions HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"model\":", u.Host)
+	conn.Close()
+	// The server notices the hang-up; give it the moment it needs.
+	deadline := time.Now().Add(500 * time.Millisecond)
+	for len(s.AllRequests()) == 0 && time.Now().Before(deadline) && len(rtb.Errors()) == 0 {
+		time.Sleep(10 * time.Millisecond)
+	}
+	time.Sleep(50 * time.Millisecond)
+	if errs := rtb.Errors(); len(errs) > 0 {
+		t.Errorf("reported as a mistake: %v", errs)
 	}
 }
