@@ -126,6 +126,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	downloads := library.NewDownloader(st, web, adsClient, library.DownloadOptions{DataDir: cfg.DataDir, ArxivPDFURL: cfg.ArxivPDFURL})
 	parser := parse.NewService(st, cfg.DataDir,
 		&parse.ArxivHTMLEngine{Web: web, HTMLURL: cfg.ArxivHTMLURL, Ar5ivURL: cfg.Ar5ivURL},
+		&parse.IOPHTMLEngine{Web: web, URL: cfg.IOPURL}, // papers with an IOP DOI whose page has the full text
 		// Only when MINERU_API_URL is set; its models need minutes for a long paper.
 		&parse.MinerUEngine{Web: web, URL: cfg.MinerUAPIURL, Limits: parse.Limits{Timeout: 10 * time.Minute}},
 		&parse.GrobidEngine{Web: web, URL: cfg.GrobidURL}, // only when GROBID_URL is set
@@ -370,7 +371,7 @@ func newBash(ctx context.Context, cfg config.Config, log *slog.Logger) (tools.To
 // private network or loopback.
 func newFetcher(cfg config.Config) (*fetch.Client, error) {
 	var allow []string
-	for _, u := range []string{cfg.ADSAPIURL, cfg.ArxivAPIURL, cfg.ArxivPDFURL, cfg.ArxivHTMLURL, cfg.Ar5ivURL,
+	for _, u := range []string{cfg.ADSAPIURL, cfg.ArxivAPIURL, cfg.ArxivPDFURL, cfg.ArxivHTMLURL, cfg.Ar5ivURL, cfg.IOPURL,
 		cfg.SesameURL, cfg.SesameMirror, cfg.MinerUAPIURL, cfg.GrobidURL} {
 		if u != "" {
 			allow = append(allow, u)

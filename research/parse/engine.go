@@ -20,6 +20,7 @@ type Engine interface {
 type Input struct {
 	ArxivID      string // version-less; "" when none
 	ArxivVersion int    // 0 when unknown
+	DOI          string // "" when none
 	PDFPath      string // absolute path of a stored PDF; "" when none
 }
 

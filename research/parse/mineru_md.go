@@ -3,6 +3,7 @@ package parse
 import (
 	"fmt"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -370,5 +371,62 @@ func (n *mdNorm) linkAuthorYear(s string) string {
 		last = end
 	}
 	b.WriteString(s[last:])
+	return b.String()
+}
+
+// linkPlain escapes plain text (an HTML text node) and links its numeric
+// and author–year citations to the reference list.
+func (n *mdNorm) linkPlain(s string) string {
+	type span struct {
+		start, end int
+		repl       string
+	}
+	var spans []span
+	if len(n.refs) > 0 {
+		for _, m := range numCiteRe.FindAllStringSubmatchIndex(s, -1) {
+			var b strings.Builder
+			b.WriteString(`\[`)
+			for _, tok := range citeTokenRe.FindAllString(s[m[2]:m[3]], -1) {
+				if num, ok := n.refs[tok]; ok {
+					b.WriteString("[" + tok + "](#ref-" + strconv.Itoa(num) + ")")
+				} else {
+					b.WriteString(escapeMarkdown(tok))
+				}
+			}
+			b.WriteString(`\]`)
+			spans = append(spans, span{m[0], m[1], b.String()})
+		}
+	}
+	if len(n.byAuthorYear) > 0 {
+	next:
+		for _, m := range authorYearRe.FindAllStringSubmatchIndex(s, -1) {
+			num, ok := n.byAuthorYear[strings.ToLower(s[m[2]:m[3]])+"|"+s[m[8]:m[9]]]
+			if !ok {
+				continue
+			}
+			end := m[1]
+			if m[6] < 0 && m[10] >= 0 {
+				end = m[10]
+			}
+			for _, sp := range spans {
+				if m[0] < sp.end && sp.start < end {
+					continue next
+				}
+			}
+			spans = append(spans, span{m[0], end, "[" + escapeMarkdown(s[m[0]:end]) + "](#ref-" + strconv.Itoa(num) + ")"})
+		}
+	}
+	if len(spans) == 0 {
+		return escapeMarkdown(s)
+	}
+	sort.Slice(spans, func(i, j int) bool { return spans[i].start < spans[j].start })
+	var b strings.Builder
+	last := 0
+	for _, sp := range spans {
+		b.WriteString(escapeMarkdown(s[last:sp.start]))
+		b.WriteString(sp.repl)
+		last = sp.end
+	}
+	b.WriteString(escapeMarkdown(s[last:]))
 	return b.String()
 }

@@ -132,6 +132,9 @@ func (s *Service) run(ctx context.Context, in Input, progress Progress) (Documen
 // stored PDF (only files under dataDir/library/pdf).
 func (s *Service) input(ctx context.Context, p store.Paper) (Input, error) {
 	in := Input{}
+	if p.DOI != nil {
+		in.DOI = *p.DOI
+	}
 	if p.ArxivID != nil {
 		in.ArxivID = *p.ArxivID
 		if p.ArxivVersion != nil {

@@ -12,7 +12,10 @@ import (
 // table converts a LaTeXML tabular to a Markdown table when it is a plain
 // grid (same number of cells per row, no spans), otherwise to a minimal
 // HTML table (text, colspan and rowspan only).
-func (c *lxConv) table(n *xhtml.Node) string {
+func (c *lxConv) table(n *xhtml.Node) string { return tableMarkdown(n, c.inline) }
+
+// tableMarkdown converts an HTML table, each cell's content by cellText.
+func tableMarkdown(n *xhtml.Node, cellText func(*xhtml.Node) string) string {
 	type cell struct {
 		text             string
 		colspan, rowspan int
@@ -28,7 +31,7 @@ func (c *lxConv) table(n *xhtml.Node) string {
 			if cs > 1 || rs > 1 {
 				grid = false
 			}
-			row = append(row, cell{c.inline(td), cs, rs})
+			row = append(row, cell{cellText(td), cs, rs})
 		}
 		if len(row) > 0 {
 			rows = append(rows, row)
