@@ -151,6 +151,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 		Ready: &ready, Version: buildVersion(), Agent: rt, Events: events, Model: model,
 		Targets: targets, Sandbox: handlers.SandboxInfo{Available: sandbox.Available, Message: sandbox.Message()},
 		Memory: mem, Library: lib, BibTeX: adsClient, Papers: papers, Downloads: downloads, Links: library.NewLinks(st, adsClient), Parser: parser, Rag: passages,
+		AgentMetrics: metrics,
 	})
 	if err != nil {
 		return err

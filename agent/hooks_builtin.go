@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"log/slog"
+	"maps"
 	"sync"
 
 	"github.com/astroresearch/astroresearch/agent/textcut"
@@ -40,76 +41,67 @@ func LogHook(log *slog.Logger) Hook {
 	})
 }
 
-// SessionMetrics are counters of one session (all turns so far in this
-// process).
-type SessionMetrics struct {
-	Turns            int              `json:"turns"`
-	Steps            int              `json:"steps"`
-	PromptTokens     int              `json:"prompt_tokens"`
-	CompletionTokens int              `json:"completion_tokens"`
-	ToolCalls        map[string]int   `json:"tool_calls"`
-	ToolMillis       map[string]int64 `json:"tool_ms"`
-	ToolErrors       int              `json:"tool_errors"`
-	Duplicates       int              `json:"duplicates"`
-	Compactions      int              `json:"compactions"`
+// AgentTotals are the agent's counters over every session since the
+// process started: what the built-in metrics hook counts, shown to admins
+// (SPEC O4). A session's and a turn's own figures are counted from its
+// stored events instead, so they survive restarts.
+type AgentTotals struct {
+	Turns            int
+	Steps            int
+	PromptTokens     int
+	CompletionTokens int
+	ToolCalls        map[string]int
+	ToolMillis       map[string]int64
+	ToolErrors       int
+	Duplicates       int
+	Compactions      int
 }
 
-// Metrics is the built-in metrics hook. Safe for concurrent use.
+// Metrics is the built-in metrics hook. Its memory is bounded by the
+// number of tool names, not by sessions. Safe for concurrent use.
 type Metrics struct {
-	mu       sync.Mutex
-	sessions map[string]*SessionMetrics
+	mu     sync.Mutex
+	totals AgentTotals
 }
 
 // NewMetrics returns an empty metrics collector.
-func NewMetrics() *Metrics { return &Metrics{sessions: map[string]*SessionMetrics{}} }
+func NewMetrics() *Metrics {
+	return &Metrics{totals: AgentTotals{ToolCalls: map[string]int{}, ToolMillis: map[string]int64{}}}
+}
 
 // Handle implements Hook.
 func (m *Metrics) Handle(_ context.Context, in HookInput) (HookDecision, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	s := m.sessions[in.SessionID]
-	if s == nil {
-		s = &SessionMetrics{ToolCalls: map[string]int{}, ToolMillis: map[string]int64{}}
-		m.sessions[in.SessionID] = s
-	}
+	t := &m.totals
 	switch in.Event {
 	case HookUserPromptSubmit:
-		s.Turns++
+		t.Turns++
 	case HookStepComplete:
-		s.Steps++
-		s.PromptTokens += in.PromptTokens
-		s.CompletionTokens += in.CompletionTokens
+		t.Steps++
+		t.PromptTokens += in.PromptTokens
+		t.CompletionTokens += in.CompletionTokens
 	case HookPostToolUse, HookPostToolUseFailure:
-		s.ToolCalls[in.Tool]++
-		s.ToolMillis[in.Tool] += in.ElapsedMS
+		t.ToolCalls[in.Tool]++
+		t.ToolMillis[in.Tool] += in.ElapsedMS
 		if in.Event == HookPostToolUseFailure {
-			s.ToolErrors++
+			t.ToolErrors++
 		}
 		if in.Status == "duplicate" {
-			s.Duplicates++
+			t.Duplicates++
 		}
 	case HookPostCompact:
-		s.Compactions++
+		t.Compactions++
 	}
 	return HookDecision{}, nil
 }
 
-// Session returns a copy of a session's counters.
-func (m *Metrics) Session(id string) SessionMetrics {
+// Totals returns a copy of the counters.
+func (m *Metrics) Totals() AgentTotals {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	s := m.sessions[id]
-	if s == nil {
-		return SessionMetrics{ToolCalls: map[string]int{}, ToolMillis: map[string]int64{}}
-	}
-	c := *s
-	c.ToolCalls, c.ToolMillis = map[string]int{}, map[string]int64{}
-	for k, v := range s.ToolCalls {
-		c.ToolCalls[k] = v
-	}
-	for k, v := range s.ToolMillis {
-		c.ToolMillis[k] = v
-	}
+	c := m.totals
+	c.ToolCalls, c.ToolMillis = maps.Clone(m.totals.ToolCalls), maps.Clone(m.totals.ToolMillis)
 	return c
 }
 

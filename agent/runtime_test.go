@@ -68,7 +68,7 @@ func TestTwoStepTurnEventSequence(t *testing.T) {
 	if len(audit) != 1 || audit[0].Tool != "echo" || audit[0].Status != "ok" {
 		t.Fatalf("audit %+v", audit)
 	}
-	m := h.metrics.Session(s)
+	m := h.metrics.Totals()
 	if m.Steps != 2 || m.ToolCalls["echo"] != 1 {
 		t.Fatalf("metrics %+v", m)
 	}

@@ -7,11 +7,13 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/astroresearch/astroresearch/agent"
 	"github.com/astroresearch/astroresearch/auth"
 	"github.com/astroresearch/astroresearch/store"
 	"github.com/astroresearch/astroresearch/views"
@@ -41,6 +43,9 @@ func (s *Server) adminModel(c echo.Context) (views.AdminPage, error) {
 			Requests: s.metrics.requests.Load(), ClientErrors: s.metrics.clientErrors.Load(),
 			ServerErrors: s.metrics.serverErrors.Load(), InFlight: s.metrics.inFlight.Load(),
 		},
+	}
+	if s.agentMetrics != nil {
+		page.Agent = agentCounters(s.agentMetrics.Totals())
 	}
 	for _, u := range users {
 		page.Users = append(page.Users, views.UserRow{ID: u.ID, Username: u.Username, Role: string(u.Role),
@@ -183,4 +188,22 @@ func (s *Server) adminBackup(c echo.Context) error {
 	}
 	page.BackupPath = dest
 	return s.render(c, http.StatusOK, views.Admin(page))
+}
+
+// agentCounters turns the agent's totals into the admin view, tools most
+// called first.
+func agentCounters(t agent.AgentTotals) *views.AgentCounters {
+	out := &views.AgentCounters{Turns: t.Turns, Steps: t.Steps, PromptTokens: t.PromptTokens,
+		CompletionTokens: t.CompletionTokens, ToolErrors: t.ToolErrors, Duplicates: t.Duplicates,
+		Compactions: t.Compactions}
+	for name, n := range t.ToolCalls {
+		out.Tools = append(out.Tools, views.ToolCount{Name: name, Calls: n, Millis: t.ToolMillis[name]})
+	}
+	slices.SortFunc(out.Tools, func(a, b views.ToolCount) int {
+		if a.Calls != b.Calls {
+			return b.Calls - a.Calls
+		}
+		return strings.Compare(a.Name, b.Name)
+	})
+	return out
 }

@@ -6,6 +6,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/astroresearch/astroresearch/agent/llm/llmtest"
 )
 
 func TestAdminOnly(t *testing.T) {
@@ -94,4 +96,32 @@ func TestAdminSwitchesModel(t *testing.T) {
 	}
 	m := a.member("edwin", "expanding-universe")
 	expectStatus(t, "member switch", m.postForm("/admin/model", url.Values{"model": {"x"}}), http.StatusForbidden)
+}
+
+// TestAdminShowsAgentTotals: the built-in metrics hook's counters since
+// start are on the admin page (SPEC O4), tools most called first.
+func TestAdminShowsAgentTotals(t *testing.T) {
+	a := newApp(t, nil)
+	admin := a.setupAdmin()
+	expectLacks(t, "admin page before any question", admin.get("/admin").body, `data-testid="agent-tools"`)
+	s := newResearchSession(t, admin)
+	a.fake.Enqueue(
+		llmtest.ToolCalls(llmtest.Call{ID: "c1", Name: "todo_write", Args: `{"todos":[{"id":"t1","subject":"look up NGC 1275","status":"in_progress"}]}`}).WithUsage(120, 30),
+		llmtest.Text("Done.").WithUsage(200, 5),
+	)
+	expectStatus(t, "ask", admin.postForm("/research/"+s+"/turns", url.Values{"question": {"plan it"}}), http.StatusSeeOther)
+	a.waitTurn(t, s)
+	doc := parseDoc(t, admin.get("/admin").body)
+	totals := doc.Find(`[data-testid="agent-totals"]`).Text()
+	for _, want := range []string{"Questions1", "Steps2", "Prompt tokens320", "Completion tokens35"} {
+		if !strings.Contains(strings.Join(strings.Fields(totals), ""), strings.ReplaceAll(want, " ", "")) {
+			t.Fatalf("agent totals lack %q: %q", want, totals)
+		}
+	}
+	row := doc.Find(`[data-testid="agent-tools"] tbody tr`)
+	if row.Length() != 1 || row.Find("td").First().Text() != "todo_write" || row.Find("td").Eq(1).Text() != "1" {
+		t.Fatalf("tool rows: %q", row.Text())
+	}
+	m := a.member("edwin", "expanding-universe")
+	expectStatus(t, "member", m.get("/admin"), http.StatusForbidden)
 }

@@ -150,7 +150,7 @@ func newAppLogged(t testing.TB, env map[string]string, log *slog.Logger) *testAp
 		Targets: fakeSesame(t), Sandbox: SandboxInfo{Message: "Commands run without an OS sandbox: test."},
 		Library: fakeLibrary(t, st, adsClient), Links: library.NewLinks(st, adsClient), Papers: fakePapers(t), Downloads: fakeDownloader(t, st, dir), Memory: mem,
 		Parser: parse.NewService(st, dir, &parse.PDFEngine{}),
-		Rag:    passages})
+		Rag:    passages, AgentMetrics: metrics})
 	if err != nil {
 		t.Fatal(err)
 	}

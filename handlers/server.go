@@ -69,6 +69,9 @@ type Deps struct {
 	// Rag answers questions from the library's passages (the "Ask my
 	// library" box); optional (no box when nil).
 	Rag *rag.Service
+	// AgentMetrics is the agent's built-in metrics hook, whose totals the
+	// admin page shows; optional.
+	AgentMetrics *agent.Metrics
 }
 
 // SandboxInfo is what users are told about the shell tool's sandbox.
@@ -94,32 +97,33 @@ type ModelControl interface {
 
 // Server holds the handlers' shared state. Create it with New.
 type Server struct {
-	cfg       config.Config
-	st        *store.Store
-	accounts  *auth.Accounts
-	log       *slog.Logger
-	static    fs.FS
-	now       func() time.Time
-	ready     *atomic.Bool
-	version   string
-	dataDir   string
-	started   time.Time
-	proxies   trustedProxies
-	sessions  sessionManagers
-	metrics   metrics
-	agent     *agent.Runtime
-	events    *agent.EventLog
-	model     ModelControl
-	targets   TargetResolver
-	sandbox   SandboxInfo
-	memory    *memory.Service
-	library   *library.Library
-	bibtex    library.Exporter
-	papers    PaperSearcher
-	downloads *library.Downloader
-	parser    *parse.Service
-	links     *library.Links
-	rag       *rag.Service
+	cfg          config.Config
+	st           *store.Store
+	accounts     *auth.Accounts
+	log          *slog.Logger
+	static       fs.FS
+	now          func() time.Time
+	ready        *atomic.Bool
+	version      string
+	dataDir      string
+	started      time.Time
+	proxies      trustedProxies
+	sessions     sessionManagers
+	metrics      metrics
+	agent        *agent.Runtime
+	events       *agent.EventLog
+	model        ModelControl
+	targets      TargetResolver
+	sandbox      SandboxInfo
+	agentMetrics *agent.Metrics
+	memory       *memory.Service
+	library      *library.Library
+	bibtex       library.Exporter
+	papers       PaperSearcher
+	downloads    *library.Downloader
+	parser       *parse.Service
+	links        *library.Links
+	rag          *rag.Service
 	// bufs holds render buffers for reuse (*bytes.Buffer).
 	bufs sync.Pool
 	// listCache holds rendered library list blocks for the current
@@ -149,7 +153,7 @@ func New(d Deps) (*Server, error) {
 	s := &Server{
 		cfg: d.Config, st: d.Store, accounts: d.Accounts, log: d.Log, static: d.Static,
 		now: d.Now, ready: d.Ready, version: d.Version, dataDir: d.DataDir, started: d.Now(),
-		proxies: trustedProxies(d.Config.TrustedProxies), agent: d.Agent, events: d.Events, model: d.Model, targets: d.Targets, sandbox: d.Sandbox, memory: d.Memory, library: d.Library, bibtex: d.BibTeX, papers: d.Papers, downloads: d.Downloads, parser: d.Parser, links: d.Links, rag: d.Rag,
+		proxies: trustedProxies(d.Config.TrustedProxies), agent: d.Agent, events: d.Events, model: d.Model, targets: d.Targets, sandbox: d.Sandbox, agentMetrics: d.AgentMetrics, memory: d.Memory, library: d.Library, bibtex: d.BibTeX, papers: d.Papers, downloads: d.Downloads, parser: d.Parser, links: d.Links, rag: d.Rag,
 	}
 	s.listCache = newVersionedCache[string](256)
 	s.pdfJobs.ctx, s.pdfJobs.cancel = context.WithCancel(context.Background())

@@ -169,6 +169,27 @@ type AdminPage struct {
 	NewName    string
 	NewRole    string
 	BackupPath string
+	// Agent is nil when the server runs without the agent's metrics hook.
+	Agent *AgentCounters
+}
+
+// AgentCounters are the agent's totals since the server started (SPEC O4).
+type AgentCounters struct {
+	Turns            int
+	Steps            int
+	PromptTokens     int
+	CompletionTokens int
+	ToolErrors       int
+	Duplicates       int
+	Compactions      int
+	Tools            []ToolCount // most called first
+}
+
+// ToolCount is one tool's calls and time.
+type ToolCount struct {
+	Name   string
+	Calls  int
+	Millis int64
 }
 
 // ErrorPage is shown for errors on HTML routes.
