@@ -37,6 +37,7 @@ type document struct {
 // being indexed goes back in the queue (its text may have changed since
 // the worker read it) and the run in progress leaves it there.
 func (s *Service) Enqueue(ctx context.Context, paperID int64) error {
+	defer s.progress.changed() // after the write commits
 	now := s.st.Now()
 	_, err := s.st.Writer().ExecContext(ctx, `INSERT INTO rag_documents (paper_id, status, queued_at, updated_at)
 		VALUES (?, 'queued', ?, ?)
@@ -95,6 +96,7 @@ func (s *Service) document(ctx context.Context, paperID int64) (document, error)
 
 // replaceChunks swaps the paper's passages for chunks in one transaction.
 func (s *Service) replaceChunks(ctx context.Context, paperID int64, hash string, chunks []Chunk) error {
+	defer s.progress.changed() // after the write commits
 	status := "indexed"
 	if s.opt.Embedder != nil && len(chunks) > 0 {
 		status = "embedding"
@@ -180,6 +182,7 @@ func embedInput(path, text string) string {
 }
 
 func (s *Service) storeVectors(ctx context.Context, paperID int64, batch []pendingChunk, vecs [][]float32) error {
+	defer s.progress.changed() // after the write commits
 	return s.st.Tx(ctx, func(tx *sqlx.Tx) error {
 		dim := len(vecs[0])
 		if err := ensureVectorTable(ctx, tx, dim); err != nil {
@@ -211,6 +214,7 @@ func (s *Service) storeVectors(ctx context.Context, paperID int64, batch []pendi
 }
 
 func (s *Service) markIndexed(ctx context.Context, paperID int64) error {
+	defer s.progress.changed() // after the write commits
 	_, err := s.st.Writer().ExecContext(ctx, `UPDATE rag_documents SET status = CASE status WHEN 'queued' THEN 'queued' ELSE 'indexed' END,
 		error = '', embed_model = ?, updated_at = ? WHERE paper_id = ?`, s.opt.EmbedModel, s.st.Now(), paperID)
 	if err != nil {
@@ -223,6 +227,7 @@ func (s *Service) markIndexed(ctx context.Context, paperID int64) error {
 // searchable by keyword. A cancelled context is not a failure: the paper
 // resumes at the next start.
 func (s *Service) fail(ctx context.Context, paperID int64, cause error) {
+	defer s.progress.changed() // after the write commits
 	if ctx.Err() != nil {
 		return
 	}

@@ -62,6 +62,8 @@ type Service struct {
 	opt  Options
 	log  *slog.Logger
 	wake chan struct{}
+	// progress caches Progress between writes to rag_documents.
+	progress progressCache
 }
 
 // New returns the service. Call Prepare after migrations, then Run.

@@ -68,6 +68,7 @@ func setSetting(ctx context.Context, tx *sqlx.Tx, key, value string) error {
 // differs from the one the vectors came from, the vectors are dropped and
 // every indexed paper goes back to the embedding phase.
 func (s *Service) reconcileModel(ctx context.Context) error {
+	defer s.progress.changed() // after the write commits
 	if s.opt.EmbedModel == "" {
 		return nil
 	}

@@ -13,6 +13,7 @@ import (
 // interrupted (chunking) or what failed last time (retried once per
 // start), and, with a Source, queues parsed papers never indexed.
 func (s *Service) Prepare(ctx context.Context) error {
+	defer s.progress.changed() // after the write commits
 	if err := s.reconcileModel(ctx); err != nil {
 		return err
 	}
@@ -89,6 +90,7 @@ func (s *Service) sleep(ctx context.Context, d time.Duration) bool {
 // next claims the oldest queued paper (marking it chunking), or else
 // returns the oldest paper waiting for vectors; id 0 when there is none.
 func (s *Service) next(ctx context.Context) (int64, string, error) {
+	defer s.progress.changed() // after the write commits
 	var id int64
 	err := s.st.Writer().GetContext(ctx, &id, `UPDATE rag_documents SET status = 'chunking', updated_at = ?
 		WHERE paper_id = (SELECT paper_id FROM rag_documents WHERE status = 'queued' ORDER BY queued_at, paper_id LIMIT 1)
@@ -153,6 +155,10 @@ func (p Progress) Busy() bool {
 
 // Progress reports how far indexing has come.
 func (s *Service) Progress(ctx context.Context) (Progress, error) {
+	cached, gen, ok := s.progress.get()
+	if ok {
+		return cached, nil
+	}
 	var rows []struct {
 		Status   string `db:"status"`
 		N        int    `db:"n"`
@@ -179,5 +185,6 @@ func (s *Service) Progress(ctx context.Context) (Progress, error) {
 		p.Passages += r.Chunks
 		p.Embedded += r.Embedded
 	}
+	s.progress.put(p, gen)
 	return p, nil
 }

@@ -197,3 +197,31 @@ func TestRequeuedWhileIndexing(t *testing.T) {
 		t.Fatalf("after indexing the old text: %+v, want it queued again", p)
 	}
 }
+
+// TestProgressIsCachedUntilIndexingChanges: a cached Progress is served
+// until a write to the indexing state, and never after one.
+func TestProgressIsCachedUntilIndexingChanges(t *testing.T) {
+	st := openStoreAt(t, filepath.Join(t.TempDir(), "db.sqlite"))
+	a := addPaper(t, st, "1906.11238", "M87", 2019)
+	b := addPaper(t, st, "2311.00001", "Sgr A*", 2023)
+	svc := New(st, Options{})
+	if p := progress(t, svc); p.Queued != 0 || p.Indexed != 0 {
+		t.Fatalf("empty library: %+v", p)
+	}
+	// Written behind the service's back: the cache does not see it (this is
+	// what makes the cache worth having: no query while nothing changed).
+	if _, err := st.Writer().Exec(`INSERT INTO rag_documents (paper_id, status, queued_at, updated_at)
+		VALUES (?, 'failed', CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)`, b); err != nil {
+		t.Fatal(err)
+	}
+	if p := progress(t, svc); p.Failed != 0 {
+		t.Fatalf("served from the cache, want no failures yet: %+v", p)
+	}
+	// A write through the service invalidates it.
+	if err := svc.Enqueue(context.Background(), a); err != nil {
+		t.Fatal(err)
+	}
+	if p := progress(t, svc); p.Queued != 1 || p.Failed != 1 {
+		t.Fatalf("after Enqueue: %+v", p)
+	}
+}
