@@ -115,7 +115,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	}
 	defer st.Close()
 	accounts := auth.NewAccounts(st, auth.Options{})
-	web, err := newFetcher(cfg)
+	web, services, err := newFetchers(cfg)
 	if err != nil {
 		return err
 	}
@@ -128,8 +128,8 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 		&parse.ArxivHTMLEngine{Web: web, HTMLURL: cfg.ArxivHTMLURL, Ar5ivURL: cfg.Ar5ivURL},
 		&parse.IOPHTMLEngine{Web: web, URL: cfg.IOPURL}, // papers with an IOP DOI whose page has the full text
 		// Only when MINERU_API_URL is set; its models need minutes for a long paper.
-		&parse.MinerUEngine{Web: web, URL: cfg.MinerUAPIURL, Limits: parse.Limits{Timeout: 10 * time.Minute}},
-		&parse.GrobidEngine{Web: web, URL: cfg.GrobidURL}, // only when GROBID_URL is set
+		&parse.MinerUEngine{Web: services, URL: cfg.MinerUAPIURL, Limits: parse.Limits{Timeout: 10 * time.Minute}},
+		&parse.GrobidEngine{Web: services, URL: cfg.GrobidURL}, // only when GROBID_URL is set
 		&parse.PDFEngine{})
 	mem := memory.New(st, cfg.DataDir)
 	metrics := agent.NewMetrics()
@@ -367,13 +367,32 @@ func newBash(ctx context.Context, cfg config.Config, log *slog.Logger) (tools.To
 	return shell.RunBash(opts, status), status, nil
 }
 
-// newFetcher is the one guarded outbound HTTP client (SPEC S7). The
-// configured service endpoints are the only addresses it may reach on a
-// private network or loopback.
-func newFetcher(cfg config.Config) (*fetch.Client, error) {
+// newFetchers returns the guarded outbound HTTP clients (SPEC S7). web
+// fetches from the internet, URLs taken from papers and publishers
+// included (a landing page's PDF link, a DOI redirect); the only
+// addresses it may reach on a private network or loopback are the
+// configured literature and resolver endpoints. services talks to the
+// operator's own parse services (GROBID_URL, MINERU_API_URL), which
+// usually live on a private network: they are allowed there and nowhere
+// else, so a URL from a paper or a redirect cannot reach them through web.
+func newFetchers(cfg config.Config) (web, services *fetch.Client, err error) {
+	web, err = guardedClient(cfg.ADSAPIURL, cfg.ArxivAPIURL, cfg.ArxivPDFURL, cfg.ArxivHTMLURL, cfg.Ar5ivURL, cfg.IOPURL,
+		cfg.SesameURL, cfg.SesameMirror)
+	if err != nil {
+		return nil, nil, err
+	}
+	services, err = guardedClient(cfg.MinerUAPIURL, cfg.GrobidURL)
+	if err != nil {
+		return nil, nil, err
+	}
+	return web, services, nil
+}
+
+// guardedClient is a fetch client whose allow list is the non-empty
+// endpoints.
+func guardedClient(endpoints ...string) (*fetch.Client, error) {
 	var allow []string
-	for _, u := range []string{cfg.ADSAPIURL, cfg.ArxivAPIURL, cfg.ArxivPDFURL, cfg.ArxivHTMLURL, cfg.Ar5ivURL, cfg.IOPURL,
-		cfg.SesameURL, cfg.SesameMirror, cfg.MinerUAPIURL, cfg.GrobidURL} {
+	for _, u := range endpoints {
 		if u != "" {
 			allow = append(allow, u)
 		}
