@@ -13,7 +13,10 @@ import (
 )
 
 // Service parses library papers and serves their Markdown. Safe for
-// concurrent use; at most one parse per paper runs at a time.
+// concurrent use; at most one parse per paper runs at a time, and at most
+// MaxParallel parses run their engines at once (the others wait their
+// turn), whoever starts them: a user asking for every paper of the library
+// cannot start a pdftotext process or a parse-service upload per paper.
 type Service struct {
 	st      *store.Store
 	dataDir string
@@ -24,13 +27,19 @@ type Service struct {
 
 	mu      sync.Mutex
 	running map[int64]bool
+	// slots holds one token per parse running its engines.
+	slots chan struct{}
 }
+
+// MaxParallel is how many parses run their engines at once.
+const MaxParallel = 2
 
 // NewService returns a service trying engines in order for each paper
 // (the first applicable one that succeeds wins). PDFs are looked up under
 // dataDir.
 func NewService(st *store.Store, dataDir string, engines ...Engine) *Service {
-	return &Service{st: st, dataDir: dataDir, engines: engines, running: map[int64]bool{}}
+	return &Service{st: st, dataDir: dataDir, engines: engines, running: map[int64]bool{},
+		slots: make(chan struct{}, MaxParallel)}
 }
 
 // ErrRunning means the paper is being parsed already.
@@ -76,10 +85,20 @@ func (s *Service) Parse(ctx context.Context, paperID int64, progress Progress) (
 	if err != nil {
 		return store.PaperContent{}, err
 	}
+	if len(s.slots) == cap(s.slots) {
+		progress.report("waiting for other parses to finish")
+	}
+	select {
+	case s.slots <- struct{}{}:
+	case <-ctx.Done():
+		return store.PaperContent{}, ctx.Err()
+	}
 	if err := s.st.SetParseStatus(ctx, paperID, "parsing", ""); err != nil {
+		<-s.slots
 		return store.PaperContent{}, err
 	}
 	doc, reasons := s.run(ctx, in, progress)
+	<-s.slots
 	if doc.Markdown == "" {
 		msg := strings.Join(reasons, "; ")
 		if ctx.Err() != nil {
