@@ -47,8 +47,6 @@ type coordinator struct {
 	workers []*worker
 	byID    map[string]*worker
 	changed chan struct{} // closed and replaced at every state change
-	running int
-	peak    int // most workers ever running at once (metrics, tests)
 	closed  bool
 	wg      sync.WaitGroup
 }
@@ -98,15 +96,6 @@ func (c *coordinator) run(ctx context.Context, w *worker) {
 		return
 	}
 	defer func() { <-c.slots }()
-	c.mu.Lock()
-	c.running++
-	c.peak = max(c.peak, c.running)
-	c.mu.Unlock()
-	defer func() {
-		c.mu.Lock()
-		c.running--
-		c.mu.Unlock()
-	}()
 	c.setStatus(w, store.TaskRunning, "")
 	c.report(w, store.TaskRunning, "")
 	tctx, cancel := context.WithTimeout(ctx, c.timeout)
@@ -237,11 +226,4 @@ func (c *coordinator) close() {
 		w.cancel(errTurnEnded)
 	}
 	c.wg.Wait()
-}
-
-// Peak returns the most workers that ran at once.
-func (c *coordinator) Peak() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.peak
 }
