@@ -403,3 +403,7 @@ func fakePapers(t testing.TB) *literature.Searcher {
 	web := fetch.New(fetch.Options{Allow: []string{ax.URL}, DefaultRate: rate.Inf, PerHost: map[string]rate.Limit{}})
 	return literature.NewSearcher(ads.New("https://api.adsabs.harvard.edu/v1", "", web), arxiv.New(ax.URL+"/api/query", web))
 }
+
+// WaitDownloads blocks until the background PDF downloads and parses have
+// finished (each is bounded by its deadline).
+func (s *Server) WaitDownloads() { s.pdfJobs.wg.Wait(); s.parseJobs.wg.Wait() }

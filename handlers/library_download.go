@@ -88,10 +88,6 @@ func (j *downloadJobs) progress(id int64) (jobProgress, bool) {
 	return jobProgress{}, false
 }
 
-// WaitDownloads blocks until the background PDF downloads have finished
-// (each is bounded by downloadDeadline).
-func (s *Server) WaitDownloads() { s.pdfJobs.wg.Wait(); s.parseJobs.wg.Wait() }
-
 // StopDownloads cancels the background PDF downloads (their papers are
 // marked failed, "cancelled") and waits for them to end or for ctx.
 func (s *Server) StopDownloads(ctx context.Context) error {
