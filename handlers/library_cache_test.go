@@ -94,8 +94,9 @@ func TestVersionedCacheSharesConcurrentMisses(t *testing.T) {
 	// A waiter whose context ends stops waiting.
 	block := make(chan struct{})
 	defer close(block)
-	go c.get(ctx, "slow", ver, func(context.Context) (int, error) { <-block; return 1, nil })
-	time.Sleep(20 * time.Millisecond)
+	inFlight := make(chan struct{})
+	go c.get(ctx, "slow", ver, func(context.Context) (int, error) { close(inFlight); <-block; return 1, nil })
+	<-inFlight // the flight exists before compute runs
 	cctx, cancel := context.WithCancel(ctx)
 	cancel()
 	if _, err := c.get(cctx, "slow", ver, func(context.Context) (int, error) { return 2, nil }); !errors.Is(err, context.Canceled) {
