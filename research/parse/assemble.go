@@ -276,22 +276,19 @@ func startsUpper(s string) bool {
 
 // isCaps reports whether s is mostly capital letters (at least four).
 func isCaps(s string) bool {
-	up, letters := 0, 0
-	for _, r := range s {
-		if unicode.IsLetter(r) {
-			letters++
-			if unicode.IsUpper(r) {
-				up++
-			}
-		}
-	}
+	up, letters := countCaps(s)
 	return letters >= 4 && up*10 >= letters*9
 }
 
 // mostlyCaps is the looser test for the wrapped lines of a heading in
 // capitals (\lowercase{} words happen).
 func mostlyCaps(s string) bool {
-	up, letters := 0, 0
+	up, letters := countCaps(s)
+	return letters >= 2 && up*4 >= letters*3
+}
+
+// countCaps counts the letters of s and the capitals among them.
+func countCaps(s string) (up, letters int) {
 	for _, r := range s {
 		if unicode.IsLetter(r) {
 			letters++
@@ -300,7 +297,7 @@ func mostlyCaps(s string) bool {
 			}
 		}
 	}
-	return letters >= 2 && up*4 >= letters*3
+	return up, letters
 }
 
 func isRoman(s string) bool {

@@ -234,22 +234,7 @@ func (c *iopConv) table(t, box *html.Node) {
 	}
 }
 
-func (c *iopConv) list(n *html.Node) {
-	var b strings.Builder
-	i := 0
-	for k := n.FirstChild; k != nil; k = k.NextSibling {
-		if k.DataAtom != atom.Li {
-			continue
-		}
-		i++
-		marker := "- "
-		if n.DataAtom == atom.Ol {
-			marker = fmt.Sprintf("%d. ", i)
-		}
-		b.WriteString(marker + c.inline(k) + "\n")
-	}
-	c.emit(b.String())
-}
+func (c *iopConv) list(n *html.Node) { c.emit(markdownList(n, c.inline)) }
 
 // footnotes collects li.indices-list entries after h2#footnotes.
 func (c *iopConv) footnotes(h *html.Node) {

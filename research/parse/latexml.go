@@ -216,22 +216,7 @@ func (c *lxConv) caption(n *html.Node) {
 }
 
 // list emits an itemize/enumerate list.
-func (c *lxConv) list(n *html.Node) {
-	var b strings.Builder
-	i := 0
-	for k := n.FirstChild; k != nil; k = k.NextSibling {
-		if k.DataAtom != atom.Li {
-			continue
-		}
-		i++
-		marker := "- "
-		if n.DataAtom == atom.Ol {
-			marker = fmt.Sprintf("%d. ", i)
-		}
-		b.WriteString(marker + c.inline(k) + "\n")
-	}
-	c.emit(b.String())
-}
+func (c *lxConv) list(n *html.Node) { c.emit(markdownList(n, c.inline)) }
 
 // bibliography emits the reference list with anchors citations link to.
 func (c *lxConv) bibliography(n *html.Node) {
@@ -411,6 +396,25 @@ func findFirst(n *html.Node, pred func(*html.Node) bool) *html.Node {
 		return true
 	})
 	return found
+}
+
+// markdownList renders a ul or ol element as a Markdown list, one line an
+// li, each item's content rendered by inline.
+func markdownList(n *html.Node, inline func(*html.Node) string) string {
+	var b strings.Builder
+	i := 0
+	for k := n.FirstChild; k != nil; k = k.NextSibling {
+		if k.DataAtom != atom.Li {
+			continue
+		}
+		i++
+		marker := "- "
+		if n.DataAtom == atom.Ol {
+			marker = fmt.Sprintf("%d. ", i)
+		}
+		b.WriteString(marker + inline(k) + "\n")
+	}
+	return b.String()
 }
 
 func findAll(n *html.Node, pred func(*html.Node) bool) []*html.Node {
