@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"runtime/debug"
 	"strings"
 	"time"
@@ -110,27 +111,38 @@ func backgroundAuditStatus(status string) string {
 // on a tool that ignores its context once ctx ends (its late result is
 // dropped).
 func executeGuarded(ctx context.Context, tool tools.Tool, tc *tools.Context, args json.RawMessage) (tools.Result, error) {
-	type outcome struct {
-		res tools.Result
-		err error
-	}
-	done := make(chan outcome, 1)
-	go func() {
-		defer func() {
-			if p := recover(); p != nil {
-				tc.Log.Error("tool panicked", "panic", p, "stack", string(debug.Stack()))
-				done <- outcome{err: fmt.Errorf("the tool crashed (%v)", p)}
-			}
-		}()
-		res, err := tool.Execute(ctx, tc, args)
-		done <- outcome{res, err}
-	}()
+	done := goExecute(ctx, tool, tc, args, tc.Log)
 	select {
 	case o := <-done:
 		return o.res, o.err
 	case <-ctx.Done():
 		return tools.Result{}, ctx.Err()
 	}
+}
+
+// toolOutcome is what a tool's Execute returned.
+type toolOutcome struct {
+	res tools.Result
+	err error
+}
+
+// goExecute runs tool.Execute in a goroutine of its own and delivers its
+// outcome on the returned channel (buffered: the goroutine never blocks,
+// even when nobody waits any more). A panic is logged to log with its
+// stack and delivered as an error.
+func goExecute(ctx context.Context, tool tools.Tool, tc *tools.Context, args json.RawMessage, log *slog.Logger) <-chan toolOutcome {
+	done := make(chan toolOutcome, 1)
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				log.Error("tool panicked", "tool", tool.Name(), "panic", p, "stack", string(debug.Stack()))
+				done <- toolOutcome{err: fmt.Errorf("the tool crashed (%v)", p)}
+			}
+		}()
+		res, err := tool.Execute(ctx, tc, args)
+		done <- toolOutcome{res, err}
+	}()
+	return done
 }
 
 // setBackground records a status change and reports it on the timeline.

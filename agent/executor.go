@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"runtime/debug"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -230,21 +229,7 @@ func (t *turnRun) runOne(turnCtx, batchCtx context.Context, abort context.Cancel
 	tc, closeTC := t.liveToolContext(turnCtx, c)
 	defer closeTC() // a tool that outlives its call can no longer emit events
 	start := time.Now()
-	type outcome struct {
-		res tools.Result
-		err error
-	}
-	done := make(chan outcome, 1)
-	go func() {
-		defer func() {
-			if p := recover(); p != nil {
-				t.log().Error("tool panicked", "tool", c.call.Name, "panic", p, "stack", string(debug.Stack()))
-				done <- outcome{err: fmt.Errorf("the tool crashed (%v)", p)}
-			}
-		}()
-		res, err := c.tool.Execute(withTurn(runCtx, t), tc, c.args)
-		done <- outcome{res, err}
-	}()
+	done := goExecute(withTurn(runCtx, t), c.tool, tc, c.args, t.log())
 	select {
 	case o := <-done:
 		c.elapsed = time.Since(start)
