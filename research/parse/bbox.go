@@ -12,7 +12,6 @@ import (
 // box is an axis-aligned rectangle in PDF points, y growing downwards.
 type box struct{ x0, y0, x1, y1 float64 }
 
-func (b box) width() float64  { return b.x1 - b.x0 }
 func (b box) height() float64 { return b.y1 - b.y0 }
 
 // word, line, block and page mirror pdftotext -bbox-layout's XHTML.

@@ -15,8 +15,8 @@ type Chunk struct {
 	Text        string
 }
 
-// ChunkOptions size the chunks. Tokens are estimated as bytes/4 (see
-// estimateTokens), which is close for English prose and LaTeX.
+// ChunkOptions size the chunks. A token is counted as 4 bytes, which is
+// close for English prose and LaTeX.
 type ChunkOptions struct {
 	// MaxTokens is the target chunk size; 800 when zero.
 	MaxTokens int
@@ -37,9 +37,6 @@ func (o ChunkOptions) withDefaults() ChunkOptions {
 	}
 	return o
 }
-
-// estimateTokens is the token count the chunker budgets with.
-func estimateTokens(n int) int { return (n + 3) / 4 }
 
 // ChunkMarkdown cuts md into passages along its section boundaries.
 //
