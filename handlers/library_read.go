@@ -44,16 +44,13 @@ func (s *Server) libraryParse(c echo.Context) error {
 		return s.redirect(c, back)
 	}
 	ctx, cancel := context.WithTimeout(s.parseJobs.ctx, parseDeadline)
-	started := make(chan struct{})
 	go func() {
 		defer s.parseJobs.done(p.ID)
 		defer cancel()
-		close(started)
 		if _, err := s.parser.Parse(ctx, p.ID, nil); err != nil {
 			s.log.Warn("parse failed", "paper", p.ID, "err", err)
 		}
 	}()
-	<-started
 	s.flash(c, "Parsing the paper…")
 	return s.redirect(c, back)
 }
