@@ -61,7 +61,7 @@ func TestReaderPage(t *testing.T) {
 	base := "/library/" + strconv.FormatInt(p.ID, 10)
 	res := c.get(base + "/read")
 	expectStatus(t, "reader", res, http.StatusOK)
-	expectContains(t, "reader", res.body, `data-testid="reader-toc"`, `href="#1-introduction"`, `<h3 id="1-introduction">`,
+	expectContains(t, "reader", res.body, `data-testid="reader-toc"`, `href="#sec-1-introduction"`, `<h3 id="sec-1-introduction">`,
 		`<span class="math math-inline">$\beta$</span>`, `<span class="math math-display">$$A_\lambda = k(\lambda) E(B-V) \tag{1}$$</span>`,
 		`<a href="#ref-1"`, `<span id="ref-1"></span>`, `<td>GN-z11</td>`, `id="fn:1"`, `/static/js/reader.js`, `/static/js/math.js`,
 		`Parsed with the arxiv-html engine`, `data-testid="note-form"`)

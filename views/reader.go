@@ -38,7 +38,7 @@ var (
 
 func newReaderPolicy() *bluemonday.Policy {
 	p := newMarkdownPolicy()
-	p.AllowAttrs("id").Matching(regexp.MustCompile(`^[A-Za-z0-9_-]{1,100}$`)).OnElements("h2", "h3", "h4", "h5", "h6")
+	p.AllowAttrs("id").Matching(regexp.MustCompile(`^`+headingIDPrefix+`[A-Za-z0-9_-]{1,100}$`)).OnElements("h2", "h3", "h4", "h5", "h6")
 	p.AllowAttrs("id").Matching(regexp.MustCompile(`^ref-[0-9]{1,5}$`)).OnElements("span")
 	p.AllowAttrs("id").Matching(regexp.MustCompile(`^fn(ref)?:[0-9]{1,5}$`)).OnElements("li", "sup")
 	p.AllowAttrs("class").Matching(regexp.MustCompile(`^footnote-(ref|backref)$`)).OnElements("a")
@@ -52,6 +52,27 @@ func newReaderPolicy() *bluemonday.Policy {
 	return p
 }
 
+// headingIDPrefix starts every heading id of a paper: the ids come from
+// the paper's own text, and unprefixed a heading such as "Note form" or
+// "Selection actions" would take the id of an element of the reader page
+// itself (the first element with an id wins getElementById), so a paper
+// could break the reader's controls.
+const headingIDPrefix = "sec-"
+
+// prefixedIDs generates goldmark's heading ids with headingIDPrefix (still
+// unique: the prefix is added to the unique ids of the wrapped generator).
+type prefixedIDs struct{ parser.IDs }
+
+func (p prefixedIDs) Generate(value []byte, kind ast.NodeKind) []byte {
+	return append([]byte(headingIDPrefix), p.IDs.Generate(value, kind)...)
+}
+
+// parseReader parses a paper's Markdown for the reader.
+func parseReader(src []byte) ast.Node {
+	ids := prefixedIDs{parser.NewContext().IDs()}
+	return readerEngine.Parser().Parse(text.NewReader(src), parser.WithContext(parser.NewContext(parser.WithIDs(ids))))
+}
+
 // TOCEntry is one heading of the reader's table of contents.
 type TOCEntry struct {
 	Level int
@@ -63,7 +84,7 @@ type TOCEntry struct {
 // headings for the table of contents.
 func ReaderHTML(md string) (string, []TOCEntry, error) {
 	src := []byte(md)
-	doc := readerEngine.Parser().Parse(text.NewReader(src))
+	doc := parseReader(src)
 	toc := tableOfContents(doc, src)
 	var buf bytes.Buffer
 	if err := readerEngine.Renderer().Render(&buf, src, doc); err != nil {

@@ -6,7 +6,6 @@ import (
 
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/renderer"
-	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
 )
 
@@ -67,7 +66,7 @@ var (
 // whether any block was wrapped.
 func readerHTMLMarked(md string, mark PassageMark) (string, []TOCEntry, bool, error) {
 	src := []byte(md)
-	doc := readerEngine.Parser().Parse(text.NewReader(src))
+	doc := parseReader(src)
 	wrapped := wrapPassage(doc, mark)
 	toc := tableOfContents(doc, src)
 	var buf bytes.Buffer
