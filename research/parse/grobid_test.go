@@ -63,7 +63,7 @@ func TestGrobidEngine(t *testing.T) {
 
 // FuzzTEI: arbitrary TEI never panics.
 func FuzzTEI(f *testing.F) {
-	tei, _ := os.ReadFile("testdata/grobid_fulltext.tei.xml")
+	tei := readTestdata(f, "testdata/grobid_fulltext.tei.xml")
 	f.Add(string(tei))
 	f.Add(`<TEI><text><body><div><head n="1">x</head><p><ref type="bibr" target="#b9">y</ref></p></div></body></text></TEI>`)
 	f.Fuzz(func(t *testing.T, in string) {

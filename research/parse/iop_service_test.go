@@ -4,7 +4,6 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -26,7 +25,7 @@ func TestServiceIOPPaper(t *testing.T) {
 	if _, err := st.Migrate(ctx, migrations.FS); err != nil {
 		t.Fatal(err)
 	}
-	page, _ := os.ReadFile("testdata/iop_apj_ad1234.html")
+	page := readTestdata(t, "testdata/iop_apj_ad1234.html")
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/article/10.3847/1538-4357/ad1234" {
 			http.NotFound(w, r)

@@ -85,7 +85,7 @@ func TestIOPGolden(t *testing.T) {
 // TestIOPHTMLEngine: IOP DOIs go to IOP_URL/article/{DOI}; other DOIs and
 // abstract-only pages are not applicable, so the PDF engines run.
 func TestIOPHTMLEngine(t *testing.T) {
-	page, _ := os.ReadFile("testdata/iop_apj_ad1234.html")
+	page := readTestdata(t, "testdata/iop_apj_ad1234.html")
 	var paths []string
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		paths = append(paths, r.URL.Path)
@@ -122,7 +122,7 @@ func TestIOPHTMLEngine(t *testing.T) {
 
 // FuzzIOPHTML: arbitrary pages never panic and the output stays bounded.
 func FuzzIOPHTML(f *testing.F) {
-	page, _ := os.ReadFile("testdata/iop_apj_ad1234.html")
+	page := readTestdata(f, "testdata/iop_apj_ad1234.html")
 	f.Add(string(page))
 	f.Add(`<meta name="citation_reference" content="citation_author=A;citation_year=2020"><div class="wd-jnl-art-full-text"><p>A 2020 [1] <script type="math/tex">$</script></p><div class="boxout"><table><tr><td colspan="99999">x</td></tr></table></div></div>`)
 	f.Fuzz(func(t *testing.T, in string) {

@@ -64,7 +64,7 @@ func TestLaTeXMLGolden(t *testing.T) {
 
 // TestArxivHTMLEngineFallback: arXiv has no HTML (404), ar5iv has it.
 func TestArxivHTMLEngineFallback(t *testing.T) {
-	page, _ := os.ReadFile("testdata/arxiv_2401.01234.html")
+	page := readTestdata(t, "testdata/arxiv_2401.01234.html")
 	var paths []string
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		paths = append(paths, r.URL.Path)
@@ -96,7 +96,7 @@ func TestArxivHTMLEngineFallback(t *testing.T) {
 
 // FuzzHTML: arbitrary pages never panic and the output stays bounded.
 func FuzzHTML(f *testing.F) {
-	page, _ := os.ReadFile("testdata/arxiv_2401.01234.html")
+	page := readTestdata(f, "testdata/arxiv_2401.01234.html")
 	f.Add(string(page))
 	f.Add(`<article class="ltx_document"><table class="ltx_tabular"><tr><td colspan="999999999">x</td></tr></table><math display="block" alttext="$$"></math></article>`)
 	f.Fuzz(func(t *testing.T, in string) {

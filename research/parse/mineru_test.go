@@ -120,7 +120,7 @@ func TestMinerUEngineErrors(t *testing.T) {
 	if _, err := e.Parse(ctx, Input{PDFPath: pdf}, nil); !errors.Is(err, ErrEmpty) {
 		t.Errorf("no md_content: %v", err)
 	}
-	answer, _ := os.ReadFile("testdata/mineru_file_parse.json")
+	answer := readTestdata(t, "testdata/mineru_file_parse.json")
 	ok, _, _ := fakeMinerU(t, answer, http.StatusOK)
 	e = &MinerUEngine{Web: fetch.New(fetch.Options{Allow: []string{ok.URL}}), URL: ok.URL, Limits: Limits{MaxFileBytes: 100}}
 	if _, err := e.Parse(ctx, Input{PDFPath: pdf}, nil); !errors.Is(err, ErrLimit) {
@@ -147,7 +147,7 @@ func TestMinerUNumericCitations(t *testing.T) {
 
 // FuzzMinerU: arbitrary answers never panic and the output stays bounded.
 func FuzzMinerU(f *testing.F) {
-	answer, _ := os.ReadFile("testdata/mineru_file_parse.json")
+	answer := readTestdata(f, "testdata/mineru_file_parse.json")
 	f.Add(string(answer))
 	f.Add(`{"results":{"x":{"md_content":"# A\n\n$$\nx\n\n<table><tr><td rowspan=\"99999\">1</td></tr>\n\n# References\n\n[1] Smith 2020\n\nSmith 2020 [1] $Smith 2020$"}}}`)
 	f.Add(`{"results":{"x":{"md_content":"` + "```" + `\nunclosed"}}}`)

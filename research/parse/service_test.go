@@ -50,7 +50,7 @@ func TestServiceParse(t *testing.T) {
 		t.Errorf("status %q %q, want failed with a reason", got.ParseStatus, got.ParseError)
 	}
 
-	pdf, _ := os.ReadFile(samples[1].pdf)
+	pdf := readTestdata(t, samples[1].pdf)
 	rel := filepath.Join("library", "pdf", "x.pdf")
 	os.MkdirAll(filepath.Join(dir, "library", "pdf"), 0o750)
 	os.WriteFile(filepath.Join(dir, rel), pdf, 0o644)
