@@ -51,7 +51,6 @@ generate:
 ## node_modules: only the browser tests inject it, it is never served.
 vendor: static/vendor/htmx.min.js static/vendor/sse.min.js static/vendor/katex/katex.min.js
 
-
 node_modules/.package-lock.json: package.json package-lock.json
 	npm ci --no-audit --no-fund
 	@touch $@
