@@ -216,7 +216,7 @@ func (s *Server) libraryDeleteNote(c echo.Context) error {
 	}
 	id, err := strconv.ParseInt(c.Param("note"), 10, 64)
 	if err == nil {
-		err = s.st.DeleteNote(c.Request().Context(), currentUser(c).ID, id)
+		err = s.st.DeleteNote(c.Request().Context(), currentUser(c).ID, p.ID, id)
 	}
 	var numErr *strconv.NumError
 	switch {

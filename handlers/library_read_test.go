@@ -117,6 +117,10 @@ func TestNotes(t *testing.T) {
 		t.Error("another user's note found by search")
 	}
 	expectStatus(t, "delete another's note", vera.postForm(base+"/notes/"+strconv.FormatInt(got.Note.ID, 10)+"/delete", nil), http.StatusNotFound)
+	id2 := "2401.09998"
+	elsewhere, _, _ := a.store.UpsertPaper(context.Background(), store.Paper{Title: "Another paper", ArxivID: &id2})
+	expectStatus(t, "delete own note through another paper's URL",
+		admin.postForm("/library/"+strconv.FormatInt(elsewhere.ID, 10)+"/notes/"+strconv.FormatInt(got.Note.ID, 10)+"/delete", nil), http.StatusNotFound)
 	expectStatus(t, "delete own note", admin.postForm(base+"/notes/"+strconv.FormatInt(got.Note.ID, 10)+"/delete", nil), http.StatusSeeOther)
 	if notes, _ := a.store.PaperNotes(context.Background(), 1, p.ID); len(notes) != 1 {
 		t.Errorf("%d notes left, want 1", len(notes))

@@ -54,10 +54,10 @@ func (s *Store) PaperNotes(ctx context.Context, userID, paperID int64) ([]PaperN
 	return out, nil
 }
 
-// DeleteNote removes one of the user's notes; ErrNotFound when the user has
-// no such note.
-func (s *Store) DeleteNote(ctx context.Context, userID, id int64) error {
-	res, err := s.w.ExecContext(ctx, `DELETE FROM paper_notes WHERE id = ? AND user_id = ?`, id, userID)
+// DeleteNote removes one of the user's notes on paperID; ErrNotFound when
+// the user has no such note on that paper.
+func (s *Store) DeleteNote(ctx context.Context, userID, paperID, id int64) error {
+	res, err := s.w.ExecContext(ctx, `DELETE FROM paper_notes WHERE id = ? AND user_id = ? AND paper_id = ?`, id, userID, paperID)
 	if err != nil {
 		return fmt.Errorf("store: delete note: %w", err)
 	}
