@@ -389,3 +389,13 @@ func (r *Runtime) Shutdown(ctx context.Context) error {
 		return fmt.Errorf("agent: turns still running at shutdown: %w", ctx.Err())
 	}
 }
+
+// ForgetSession removes the files the runtime keeps for a session outside
+// the database (team inboxes, teammate bindings). Call it after the session
+// is deleted; it is a no-op for a session that had none.
+func (r *Runtime) ForgetSession(sessionID string) error {
+	if r.teams == nil {
+		return nil
+	}
+	return r.teams.forget(sessionID)
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -272,4 +273,25 @@ func checkTeamInbox() tools.Tool {
 		},
 		tools.WithReadOnly(),
 	)
+}
+
+// forget removes what the team files hold for a deleted session: its
+// team's directory when it led one, its binding when it was a teammate.
+// Teammates of a deleted lead keep their own sessions; their inbox is gone
+// with the team.
+func (s *teams) forget(session string) error {
+	if !team.ValidName(session) {
+		return nil // no file was ever made for it
+	}
+	s.mu.Lock()
+	delete(s.boxes, session)
+	s.mu.Unlock()
+	if err := os.RemoveAll(filepath.Join(s.root, session)); err != nil {
+		return fmt.Errorf("team %s: %w", session, err)
+	}
+	err := os.Remove(filepath.Join(s.root, "by-session", session+".json"))
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("team binding of %s: %w", session, err)
+	}
+	return nil
 }

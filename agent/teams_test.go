@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -113,6 +114,24 @@ func TestTeamSpawnMessageInboxAndWake(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(h.dir, "teams", s, f)); err != nil {
 			t.Errorf("team file %s: %v", f, err)
 		}
+	}
+	binding := filepath.Join(h.dir, "teams", "by-session", mate+".json")
+	if _, err := os.Stat(binding); err != nil {
+		t.Fatalf("teammate binding: %v", err)
+	}
+	// Deleting the sessions removes their team files.
+	for _, id := range []string{mate, s} {
+		if err := h.rt.ForgetSession(id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, p := range []string{filepath.Join(h.dir, "teams", s), binding} {
+		if _, err := os.Stat(p); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s left behind after the sessions were deleted: %v", p, err)
+		}
+	}
+	if err := h.rt.ForgetSession("never-had-a-team"); err != nil {
+		t.Fatalf("a session without team files: %v", err)
 	}
 }
 

@@ -61,6 +61,7 @@ func (c *fakeClock) Advance(d time.Duration) {
 // testApp is a real HTTP server over a real SQLite file.
 type testApp struct {
 	t        testing.TB
+	dir      string // DATA_DIR
 	srv      *Server
 	http     *httptest.Server
 	clock    *fakeClock
@@ -155,7 +156,7 @@ func newAppLogged(t testing.TB, env map[string]string, log *slog.Logger) *testAp
 		t.Fatal(err)
 	}
 	t.Cleanup(srv.WaitDownloads) // before the store closes (cleanups run last-in first-out)
-	a := &testApp{t: t, srv: srv, model: model, memory: mem, clock: clock, store: st, accounts: accounts, ready: ready, base: cfg.BasePath,
+	a := &testApp{t: t, dir: dir, srv: srv, model: model, memory: mem, clock: clock, store: st, accounts: accounts, ready: ready, base: cfg.BasePath,
 		fake: fake, rt: rt, events: events, extraTools: extra, rag: passages}
 	a.http = httptest.NewServer(srv.Echo())
 	t.Cleanup(a.http.Close)

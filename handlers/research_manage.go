@@ -112,6 +112,10 @@ func (s *Server) researchDelete(c echo.Context) error {
 	// longer exists.
 	s.events.Forget(a.ID)
 	s.events.Broker().CloseSession(a.ID)
+	if err := s.agent.ForgetSession(a.ID); err != nil {
+		// The session is gone; only stale team files remain.
+		s.log.Warn("research: removing a deleted session's team files", "session", a.ID, "err", err)
+	}
 	s.flash(c, "Deleted "+sessionTitle(a.Title)+".")
 	return s.redirect(c, "/research")
 }

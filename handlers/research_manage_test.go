@@ -2,8 +2,11 @@ package handlers
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"net/url"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -76,6 +79,15 @@ func TestResearchDelete(t *testing.T) {
 		"<strong>Delete Perseus cluster?</strong> This removes its messages and events.",
 		`action="/research/`+s+`/delete"`, `data-testid="delete-button"`, `href="/research/`+s+`" data-testid="cancel-delete">Cancel`)
 
+	// Team files the session's agent left (SPEC T24) go with it.
+	inbox := filepath.Join(a.dir, "teams", s, "inbox", "lead.jsonl")
+	if err := os.MkdirAll(filepath.Dir(inbox), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(inbox, []byte(`{"from":"reader","to":"lead","text":"done"}`+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+
 	// A live stream of the session ends when it is deleted.
 	stream := c.openTimeline(t, s, "?after=0")
 	res = c.postForm("/research/"+s+"/delete", nil)
@@ -90,6 +102,9 @@ func TestResearchDelete(t *testing.T) {
 	expectLacks(t, "list", list, `href="/research/`+s+`"`)
 	expectStatus(t, "deleted page", c.get("/research/"+s), http.StatusNotFound)
 	expectStatus(t, "delete twice", c.postForm("/research/"+s+"/delete", nil), http.StatusNotFound)
+	if _, err := os.Stat(filepath.Join(a.dir, "teams", s)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the deleted session's team files remain: %v", err)
+	}
 }
 
 // TestResearchDeleteWhileRunning: a turn waiting for a permission decision
