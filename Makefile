@@ -9,7 +9,7 @@ VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 TEMPL   := $(GO) run github.com/a-h/templ/cmd/templ@v0.3.1100
 LDFLAGS := -s -w -X main.version=$(VERSION)
 # Packages whose tests exercise concurrency; CI runs them with -race.
-RACE_PKGS := ./store/... ./auth/... ./handlers/... ./agent/... ./research/...
+RACE_PKGS := ./store/... ./auth/... ./handlers/... ./agent/... ./research/... ./internal/...
 
 .PHONY: all run build test race bench docker vendor generate deps-c deps-browser deps-pdf deps-parse clean
 

@@ -190,9 +190,24 @@ func TestBackgroundPoolBoundAndShutdownInterrupts(t *testing.T) {
 	for runs.Load() < 2 && time.Now().Before(deadline) {
 		time.Sleep(5 * time.Millisecond)
 	}
-	time.Sleep(50 * time.Millisecond)
-	if n := runs.Load(); n != 2 {
-		t.Fatalf("%d tasks running with 2 workers", n)
+	// Both slots are held, so the other three cannot start: a task enters
+	// only by putting a token in bgSlots. Checked from the pool's state and
+	// the stored rows, with no wait for something not to happen.
+	if n, held := runs.Load(), len(h.rt.bgSlots); n != 2 || held != 2 {
+		t.Fatalf("%d tasks running, %d slots held, with 2 workers", n, held)
+	}
+	before, err := h.st.BackgroundTasks(context.Background(), s, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	queued := 0
+	for _, task := range before {
+		if task.Status == store.TaskQueued {
+			queued++
+		}
+	}
+	if len(before) != 5 || queued != 3 {
+		t.Fatalf("%d tasks, %d queued; want 5 and 3", len(before), queued)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()

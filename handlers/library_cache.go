@@ -4,6 +4,8 @@ import (
 	"context"
 	"strconv"
 	"sync"
+
+	"github.com/astroresearch/astroresearch/internal/flight"
 )
 
 // versionedCache memoises values computed from the library, keyed by a
@@ -11,7 +13,8 @@ import (
 // every write to the library bumps). A lookup first reads the current
 // version; entries of an older version are dropped then, so a value is
 // never served once a write that could change it has committed.
-// Concurrent misses for the same key and version share one computation.
+// Concurrent misses for the same key and version share one computation
+// (a flight.Group; a miss arriving just as it finishes may run another).
 // It holds at most max entries. Safe for concurrent use.
 type versionedCache[V any] struct {
 	max int
@@ -19,18 +22,11 @@ type versionedCache[V any] struct {
 	mu      sync.Mutex
 	version int64
 	entries map[string]V
-	flights map[string]*cacheFlight[V]
-}
-
-// cacheFlight is one computation others wait for.
-type cacheFlight[V any] struct {
-	done chan struct{}
-	val  V
-	err  error
+	flights flight.Group[V]
 }
 
 func newVersionedCache[V any](max int) *versionedCache[V] {
-	return &versionedCache[V]{max: max, entries: map[string]V{}, flights: map[string]*cacheFlight[V]{}}
+	return &versionedCache[V]{max: max, entries: map[string]V{}}
 }
 
 // get returns the value for key at the library version that version
@@ -56,33 +52,30 @@ func (c *versionedCache[V]) get(ctx context.Context, key string, version func(co
 		c.mu.Unlock()
 		return val, nil
 	}
+	c.mu.Unlock()
 	fkey := strconv.FormatInt(v, 10) + "\x00" + key // a flight serves its own version only
-	if f, ok := c.flights[fkey]; ok {
-		c.mu.Unlock()
-		select {
-		case <-f.done:
-			return f.val, f.err
-		case <-ctx.Done():
-			return zero, ctx.Err()
+	return c.flights.Do(ctx, fkey, func() (V, error) {
+		val, err := compute(context.WithoutCancel(ctx))
+		if err == nil {
+			c.file(v, key, val)
 		}
-	}
-	f := &cacheFlight[V]{done: make(chan struct{})}
-	c.flights[fkey] = f
-	c.mu.Unlock()
+		return val, err
+	})
+}
 
-	f.val, f.err = compute(context.WithoutCancel(ctx))
+// file keeps val for key, unless the cache has moved to a newer version
+// while it was computed.
+func (c *versionedCache[V]) file(v int64, key string, val V) {
 	c.mu.Lock()
-	delete(c.flights, fkey)
-	if f.err == nil && c.version == v {
-		if len(c.entries) >= c.max {
-			for k := range c.entries { // drop one: any will do for a bounded cache of pages
-				delete(c.entries, k)
-				break
-			}
-		}
-		c.entries[key] = f.val
+	defer c.mu.Unlock()
+	if c.version != v {
+		return
 	}
-	c.mu.Unlock()
-	close(f.done)
-	return f.val, f.err
+	if len(c.entries) >= c.max {
+		for k := range c.entries { // drop one: any will do for a bounded cache of pages
+			delete(c.entries, k)
+			break
+		}
+	}
+	c.entries[key] = val
 }

@@ -8,7 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
-	"time"
+	"testing/synctest"
 )
 
 func TestVersionedCache(t *testing.T) {
@@ -62,32 +62,34 @@ func TestVersionedCacheSharesConcurrentMisses(t *testing.T) {
 	c := newVersionedCache[int](8)
 	ver := func(context.Context) (int64, error) { return 7, nil }
 	var computed atomic.Int32
-	release := make(chan struct{})
-	var wg sync.WaitGroup
-	results := make([]int, 32)
-	for i := range results {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			v, err := c.get(ctx, "k", ver, func(context.Context) (int, error) {
-				computed.Add(1)
-				<-release
-				return 42, nil
-			})
-			if err != nil {
-				t.Error(err)
-			}
-			results[i] = v
-		}()
-	}
-	time.Sleep(50 * time.Millisecond) // let them all arrive at the flight
-	close(release)
-	wg.Wait()
-	for _, r := range results {
-		if r != 42 {
-			t.Fatalf("results %v", results)
+	synctest.Test(t, func(t *testing.T) {
+		release := make(chan struct{})
+		var wg sync.WaitGroup
+		results := make([]int, 32)
+		for i := range results {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				v, err := c.get(ctx, "k", ver, func(context.Context) (int, error) {
+					computed.Add(1)
+					<-release
+					return 42, nil
+				})
+				if err != nil {
+					t.Error(err)
+				}
+				results[i] = v
+			}()
 		}
-	}
+		synctest.Wait() // every caller now waits on the one computation
+		close(release)
+		wg.Wait()
+		for _, r := range results {
+			if r != 42 {
+				t.Fatalf("results %v", results)
+			}
+		}
+	})
 	if n := computed.Load(); n != 1 {
 		t.Fatalf("%d computations for one key, want 1", n)
 	}

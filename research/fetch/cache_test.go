@@ -9,7 +9,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
-	"testing/synctest"
 	"time"
 )
 
@@ -187,55 +186,6 @@ func TestCacheLeaderGivesUp(t *testing.T) {
 	if srv.hits.Load() != 1 {
 		t.Fatalf("hits = %d, want 1", srv.hits.Load())
 	}
-}
-
-func TestFlightGroup(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		var g flightGroup
-		release := make(chan struct{})
-		var runs atomic.Int64
-		fn := func() (*Response, error) {
-			runs.Add(1)
-			<-release
-			return &Response{Status: 200, Body: []byte("shared")}, nil
-		}
-		// The first caller gives up; the flight goes on for the others.
-		leaderCtx, cancelLeader := context.WithCancel(t.Context())
-		leaderErr := make(chan error, 1)
-		go func() {
-			_, err := g.do(leaderCtx, "k", fn)
-			leaderErr <- err
-		}()
-		synctest.Wait()
-		results := make(chan *Response, 5)
-		for range 5 {
-			go func() {
-				r, err := g.do(t.Context(), "k", fn)
-				if err != nil {
-					t.Error(err)
-				}
-				results <- r
-			}()
-		}
-		synctest.Wait() // everyone is now waiting on the one flight
-		cancelLeader()
-		if err := <-leaderErr; !errors.Is(err, context.Canceled) {
-			t.Fatalf("leader err = %v, want Canceled", err)
-		}
-		close(release)
-		for range 5 {
-			if r := <-results; r == nil || string(r.Body) != "shared" {
-				t.Fatalf("follower got %v", r)
-			}
-		}
-		if runs.Load() != 1 {
-			t.Fatalf("fn ran %d times, want 1", runs.Load())
-		}
-		synctest.Wait()
-		if _, err := g.do(t.Context(), "k", func() (*Response, error) { return nil, errors.New("second flight") }); err == nil {
-			t.Fatal("a finished flight was reused")
-		}
-	})
 }
 
 func TestCacheBounds(t *testing.T) {

@@ -19,7 +19,7 @@ func (c *Client) doCached(ctx context.Context, req *http.Request, co call) (*Res
 	}
 	shared := co
 	shared.types = nil
-	r, err := c.flights.do(ctx, key, func() (*Response, error) {
+	r, err := c.flights.Do(ctx, key, func() (*Response, error) {
 		r, err := c.exchange(context.WithoutCancel(ctx), req, shared, readAll(shared.maxBytes))
 		if err == nil && r.Status == http.StatusOK {
 			c.cache.put(key, r, c.opt.Now().Add(co.cacheTTL))

@@ -9,6 +9,8 @@ import (
 	"net/http"
 	"net/url"
 	"time"
+
+	"github.com/astroresearch/astroresearch/internal/flight"
 )
 
 // Client is the guarded outbound HTTP client. Create it with New; it is safe
@@ -21,7 +23,7 @@ type Client struct {
 	hc      *http.Client
 	limits  *hostLimits
 	cache   *cache
-	flights flightGroup
+	flights flight.Group[*Response]
 }
 
 // New returns a Client for opt. Allow entries that do not parse are ignored
