@@ -23,10 +23,11 @@ type call[V any] struct {
 }
 
 // Do runs fn once per key at a time, in its own goroutine, and waits for
-// its result or for ctx to end. A caller arriving while fn runs for the
-// same key waits for that run instead of starting another. fn runs to
-// completion even if every waiter gives up, so fn must bound its own run
-// time and must not depend on any one caller's cancellation.
+// its result or for ctx to end; a caller whose ctx has already ended starts
+// no run. A caller arriving while fn runs for the same key waits for that
+// run instead of starting another. fn runs to completion even if every
+// waiter gives up, so fn must bound its own run time and must not depend on
+// any one caller's cancellation.
 func (g *Group[V]) Do(ctx context.Context, key string, fn func() (V, error)) (V, error) {
 	g.mu.Lock()
 	if g.m == nil {
@@ -34,6 +35,13 @@ func (g *Group[V]) Do(ctx context.Context, key string, fn func() (V, error)) (V,
 	}
 	c, ok := g.m[key]
 	if !ok {
+		if err := ctx.Err(); err != nil {
+			// A caller that has already given up starts nothing: the run
+			// would spend work (an API quota) nobody waits for.
+			g.mu.Unlock()
+			var zero V
+			return zero, err
+		}
 		c = &call[V]{done: make(chan struct{})}
 		g.m[key] = c
 		go g.run(key, c, fn)

@@ -58,3 +58,21 @@ func TestFlightGroup(t *testing.T) {
 		}
 	})
 }
+
+// TestFlightGroupCancelledCallerStartsNothing: a caller that has already
+// given up gets its context's error and no run starts.
+func TestFlightGroupCancelledCallerStartsNothing(t *testing.T) {
+	var g Group[int]
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	ran := false
+	if _, err := g.Do(ctx, "k", func() (int, error) { ran = true; return 1, nil }); !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want Canceled", err)
+	}
+	if v, err := g.Do(t.Context(), "k", func() (int, error) { return 2, nil }); err != nil || v != 2 {
+		t.Fatalf("next caller got %d, %v", v, err)
+	}
+	if ran {
+		t.Fatal("a run started for a caller that had given up")
+	}
+}
