@@ -126,7 +126,8 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	downloads := library.NewDownloader(st, web, adsClient, library.DownloadOptions{DataDir: cfg.DataDir, ArxivPDFURL: cfg.ArxivPDFURL})
 	parser := parse.NewService(st, cfg.DataDir,
 		&parse.ArxivHTMLEngine{Web: web, HTMLURL: cfg.ArxivHTMLURL, Ar5ivURL: cfg.Ar5ivURL},
-		&parse.IOPHTMLEngine{Web: web, URL: cfg.IOPURL}, // papers with an IOP DOI whose page has the full text
+		&parse.IOPHTMLEngine{Web: web, URL: cfg.IOPURL},     // papers with an IOP DOI whose page has the full text
+		&parse.AandAHTMLEngine{Web: web, URL: cfg.AandAURL}, // papers with an A&A DOI whose page has the full text
 		// Only when MINERU_API_URL is set; its models need minutes for a long paper.
 		&parse.MinerUEngine{Web: services, URL: cfg.MinerUAPIURL, Limits: parse.Limits{Timeout: 10 * time.Minute}},
 		&parse.GrobidEngine{Web: services, URL: cfg.GrobidURL}, // only when GROBID_URL is set
@@ -376,7 +377,7 @@ func newBash(ctx context.Context, cfg config.Config, log *slog.Logger) (tools.To
 // usually live on a private network: they are allowed there and nowhere
 // else, so a URL from a paper or a redirect cannot reach them through web.
 func newFetchers(cfg config.Config) (web, services *fetch.Client, err error) {
-	web, err = guardedClient(cfg.ADSAPIURL, cfg.ArxivAPIURL, cfg.ArxivPDFURL, cfg.ArxivHTMLURL, cfg.Ar5ivURL, cfg.IOPURL,
+	web, err = guardedClient(cfg.ADSAPIURL, cfg.ArxivAPIURL, cfg.ArxivPDFURL, cfg.ArxivHTMLURL, cfg.Ar5ivURL, cfg.IOPURL, cfg.AandAURL,
 		cfg.SesameURL, cfg.SesameMirror)
 	if err != nil {
 		return nil, nil, err

@@ -55,6 +55,7 @@ type Config struct {
 	ArxivHTMLURL string // ARXIV_HTML_URL
 	Ar5ivURL     string // AR5IV_URL
 	IOPURL       string // IOP_URL, IOPscience (full-text article pages)
+	AandAURL     string // AANDA_URL, Astronomy & Astrophysics (full-text article pages)
 	SesameURL    string // SESAME_URL
 	SesameMirror string // SESAME_MIRROR_URL, tried when SESAME_URL fails ("" = none)
 	MinerUAPIURL string // MINERU_API_URL
@@ -109,6 +110,7 @@ func Load(getenv func(string) string) (Config, error) {
 		ArxivHTMLURL: p.url("ARXIV_HTML_URL", "https://arxiv.org/html"),
 		Ar5ivURL:     p.url("AR5IV_URL", "https://ar5iv.labs.arxiv.org/html"),
 		IOPURL:       p.url("IOP_URL", "https://iopscience.iop.org"),
+		AandAURL:     p.url("AANDA_URL", "https://www.aanda.org"),
 		SesameURL:    p.url("SESAME_URL", "https://cds.unistra.fr/cgi-bin/nph-sesame"),
 		SesameMirror: p.url("SESAME_MIRROR_URL", "https://vizier.cfa.harvard.edu/viz-bin/nph-sesame"),
 		MinerUAPIURL: p.url("MINERU_API_URL", ""),

@@ -1,6 +1,7 @@
 // Package parse turns papers into clean Markdown (SPEC T10): one Engine
 // interface and several engines — arXiv HTML (LaTeXML, arxiv.org/html then
-// ar5iv), IOPscience full-text pages for papers with an IOP DOI, MinerU (its /file_parse Markdown, normalised) and GROBID (TEI)
+// ar5iv), IOPscience full-text pages for papers with an IOP DOI, A&A
+// full-text pages (aanda.org) for papers with an A&A DOI, MinerU (its /file_parse Markdown, normalised) and GROBID (TEI)
 // when those services are configured, and a local PDF engine built on poppler's `pdftotext -bbox-layout`
 // whose words, lines and blocks are reassembled here (reading order across
 // two columns, headings, de-hyphenation, running headers and footers and page
