@@ -66,8 +66,11 @@ func TestPDFQuality(t *testing.T) {
 			if len(q.missing) > 0 {
 				t.Errorf("sections not found as headings: %q", q.missing)
 			}
-			if s.name == "mnras guide" && !strings.Contains(doc.Markdown, "## REFERENCES\n\n- Author A. N., 2013, Journal of Improbable Astronomy, 1, 1\n\n- Jones C. D., 2015,") {
-				t.Error("the reference list is not one item per reference")
+			if s.name == "mnras guide" && !strings.Contains(doc.Markdown, "## REFERENCES\n\n- <span id=\"ref-1\"></span>Author A. N., 2013, Journal of Improbable Astronomy, 1, 1\n\n- <span id=\"ref-2\"></span>Jones C. D., 2015,") {
+				t.Error("the reference list is not one anchored item per reference")
+			}
+			if s.name == "mnras guide" && (!strings.Contains(doc.Markdown, "([Smith 2014](#ref-3); [Jones 2015](#ref-2))") || !strings.Contains(doc.Markdown, "[Author (2013)](#ref-1)")) {
+				t.Error("author–year citations are not linked to the reference list")
 			}
 			if s.name == "revtex apssamp" && (!strings.Contains(doc.Markdown, `- <span id="ref-1"></span>\[1\] E. Witten, (2001), hep-th/0106109, and references therein`) ||
 				!strings.Contains(doc.Markdown, `\[[2](#ref-2)\]`)) {

@@ -2,6 +2,7 @@ package parse
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -30,7 +31,12 @@ func layoutMarkdown(pages []page) string {
 	markNumberedRefs(a.paras)
 	hy := hyphenated(a.paras)
 	refs := numberedRefs(a.paras)
+	var byYear *mdNorm
+	if len(refs) == 0 {
+		byYear = authorYearRefs(a.paras, hy)
+	}
 	var out strings.Builder
+	entry := 0
 	for _, p := range a.paras {
 		if len(p.lines) == 0 {
 			continue
@@ -40,11 +46,16 @@ func layoutMarkdown(pages []page) string {
 		switch {
 		case p.kind == kindReference:
 			txt = linkIdentifiers(raw)
+			entry++
 			if m := refStartRe.FindStringSubmatch(raw); m != nil && strings.HasPrefix(m[1], "[") {
 				txt = `<span id="ref-` + strings.Trim(m[1], "[]") + `"></span>` + txt
+			} else if byYear != nil {
+				txt = `<span id="ref-` + strconv.Itoa(entry) + `"></span>` + txt
 			}
 		case p.kind == kindText && len(refs) > 0:
 			txt = linkCitations(raw, refs)
+		case p.kind == kindText && byYear != nil:
+			txt = byYear.linkPlain(raw)
 		default:
 			txt = escapeMarkdown(raw)
 		}
@@ -176,6 +187,34 @@ func linkIdentifiers(s string) string {
 	}
 	b.WriteString(escapeMarkdown(s[last:]))
 	return b.String()
+}
+
+// authorYearRefs indexes an unnumbered (author–year) reference list: entry
+// n, counted in order, by its first author's surname and year, so that
+// "Smith et al. (2020)" in the text links to #ref-n. Nil when the list has
+// no such entries.
+func authorYearRefs(ps []para, hy map[string]bool) *mdNorm {
+	n := &mdNorm{byAuthorYear: map[string]int{}}
+	entry := 0
+	for _, p := range ps {
+		if p.kind != kindReference || len(p.lines) == 0 {
+			continue
+		}
+		entry++
+		raw := strings.TrimSpace(joinLines(p.lines, hy))
+		s := surnameRe.FindString(raw)
+		y := refYearRe.FindString(raw)
+		if s == "" || y == "" {
+			continue
+		}
+		if key := strings.ToLower(s) + "|" + y; n.byAuthorYear[key] == 0 {
+			n.byAuthorYear[key] = entry
+		}
+	}
+	if len(n.byAuthorYear) == 0 {
+		return nil
+	}
+	return n
 }
 
 // numberedRefs is the set of reference numbers of a "[n]"-style list.
