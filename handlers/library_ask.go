@@ -122,6 +122,38 @@ func (s *Server) libraryAsk(c echo.Context) error {
 	return s.render(c, status, views.Library(page))
 }
 
+// libraryPaperAsk is POST /library/{id}/ask {question}: the same path over
+// one paper's passages, from the reader — the answer fragment for htmx, the
+// reader with the answer otherwise.
+func (s *Server) libraryPaperAsk(c echo.Context) error {
+	if s.rag == nil {
+		return echo.ErrNotFound
+	}
+	p, err := s.paperByParam(c)
+	if err != nil {
+		return err
+	}
+	q, msg := parseQuestion(c.FormValue("question"))
+	answer := views.AskAnswer{Question: q, Error: msg}
+	status := http.StatusBadRequest
+	if msg == "" {
+		a, err := s.rag.Ask(c.Request().Context(), rag.Query{Text: q, Filter: rag.Filter{PaperIDs: []int64{p.ID}}})
+		if err != nil {
+			return err
+		}
+		answer, status = askView(s.cfg.BasePath, a), http.StatusOK
+	}
+	if isHTMX(c) {
+		return s.render(c, http.StatusOK, views.AskAnswerView(answer))
+	}
+	page, err := s.readerPage(c, p, views.NoteForm{})
+	if err != nil {
+		return err
+	}
+	page.Ask = &answer
+	return s.render(c, status, views.Reader(page))
+}
+
 // askView is the page's view of an answer.
 func askView(base string, a rag.Answer) views.AskAnswer {
 	v := views.AskAnswer{Question: a.Question, Note: a.Note, NoSupport: a.NoSupport, GenerationError: a.GenerationError,

@@ -169,6 +169,56 @@ func TestReaderPassageLink(t *testing.T) {
 	expectLacks(t, "junk passage", c.get(base+"?passage=x").body, "passage-missing", "passage-note")
 }
 
+// TestAskPaperFromReader: the reader's "Ask this paper" searches that
+// paper's passages only, with and without htmx.
+func TestAskPaperFromReader(t *testing.T) {
+	a := newApp(t, nil)
+	c := a.setupAdmin()
+	ctx := context.Background()
+	paper := indexedPaper(t, a)
+	if err := a.store.SavePaperContent(ctx, store.PaperContent{PaperID: paper, Markdown: askPaperMD, Engine: "arxiv-html"}); err != nil {
+		t.Fatal(err)
+	}
+	otherID := "2205.00001"
+	other, _, err := a.store.UpsertPaper(ctx, store.Paper{Title: "Sgr A*", ArxivID: &otherID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.rag.IndexPaper(ctx, other.ID, "# Sgr A*\n\n## 1 Mass\n\nThe black hole mass of Sgr A* is 4 million solar masses.\n"); err != nil {
+		t.Fatal(err)
+	}
+	base := "/library/" + strconv.FormatInt(paper, 10)
+	reader := c.get(base + "/read")
+	expectContains(t, "reader", reader.body, `data-testid="paper-ask-form"`, `action="`+base+`/ask"`, `hx-post="`+base+`/ask"`)
+
+	a.fake.Enqueue(llmtest.Text("It is 6.5 billion solar masses [1]."))
+	frag := c.postForm(base+"/ask", url.Values{"question": {"What is the black hole mass?"}}, "HX-Request", "true")
+	expectStatus(t, "ask paper (htmx)", frag, http.StatusOK)
+	expectContains(t, "answer", frag.body, "It is 6.5 billion solar masses.", `href="`+base+`/read?passage=`, "First M87 EHT Results")
+	expectLacks(t, "answer", frag.body, "Sgr A*", "<html")
+	if prompt := a.fake.Requests()[0].LastMessage().Content; strings.Contains(prompt, "4 million") {
+		t.Errorf("another paper's passage reached the model:\n%s", prompt)
+	}
+
+	// Without JavaScript: the reader again, with the answer and the question.
+	a.fake.Enqueue(llmtest.Text("It is 6.5 billion solar masses [1]."))
+	full := c.postForm(base+"/ask", url.Values{"question": {"black hole mass"}})
+	expectStatus(t, "ask paper (no JS)", full, http.StatusOK)
+	expectContains(t, "reader with answer", full.body, `data-testid="reader-text"`, "It is 6.5 billion solar masses.", "black hole mass</textarea>")
+
+	// Only the other paper answers this: said plainly, the model not asked.
+	before := len(a.fake.Requests())
+	none := c.postForm(base+"/ask", url.Values{"question": {"Sgr A* 4 million"}}, "HX-Request", "true")
+	expectContains(t, "no support", none.body, `data-testid="no-support"`)
+	if len(a.fake.Requests()) != before {
+		t.Errorf("the model was asked without supporting passages")
+	}
+	empty := c.postForm(base+"/ask", url.Values{"question": {" "}})
+	expectStatus(t, "empty question", empty, http.StatusBadRequest)
+	expectContains(t, "empty question", empty.body, "Type a question.", `data-testid="reader-text"`)
+	expectStatus(t, "unknown paper", c.postForm("/library/999999/ask", url.Values{"question": {"mass"}}), http.StatusNotFound)
+}
+
 func TestProgressText(t *testing.T) {
 	for _, tc := range []struct {
 		p    rag.Progress

@@ -116,7 +116,7 @@ func (s *Server) readerPage(c echo.Context, p store.Paper, form views.NoteForm) 
 	chrome := s.chrome(c, p.Title, "library")
 	chrome.Math = true
 	page := views.ReaderPage{Chrome: chrome, Paper: paperRow(s.cfg.BasePath, p), Engine: content.Engine,
-		ParsedAt: content.ParsedAt, HTML: html, TOC: toc, NoteForm: form, Passage: passage}
+		ParsedAt: content.ParsedAt, HTML: html, TOC: toc, NoteForm: form, Passage: passage, AskEnabled: s.rag != nil}
 	for _, n := range notes {
 		page.Notes = append(page.Notes, noteRow(n))
 	}

@@ -90,6 +90,7 @@ func (s *Server) routes() {
 	signedIn.POST("/library/:id/parse", s.libraryParse)
 	signedIn.GET("/library/:id/parse-status", s.libraryParseStatus)
 	signedIn.GET("/library/:id/read", s.libraryRead)
+	signedIn.POST("/library/:id/ask", s.libraryPaperAsk)
 	signedIn.POST("/library/:id/notes", s.libraryAddNote)
 	signedIn.POST("/library/:id/notes/:note/delete", s.libraryDeleteNote)
 	signedIn.GET("/library/:id/links", s.libraryLinks)

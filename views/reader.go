@@ -148,6 +148,10 @@ type ReaderPage struct {
 	Passage  *ReaderPassage
 	Notes    []NoteRow
 	NoteForm NoteForm
+	// AskEnabled shows the "Ask this paper" form (retrieval is
+	// configured); Ask is its answer, when one was asked without htmx.
+	AskEnabled bool
+	Ask        *AskAnswer
 }
 
 // NoteRow is one of the user's notes or highlights.
