@@ -133,6 +133,12 @@ func (s *Server) libraryPaperAsk(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	var page views.ReaderPage
+	if !isHTMX(c) { // the reader comes back: a paper without text has none (404) before any work
+		if page, err = s.readerPage(c, p, views.NoteForm{}); err != nil {
+			return err
+		}
+	}
 	q, msg := parseQuestion(c.FormValue("question"))
 	answer := views.AskAnswer{Question: q, Error: msg}
 	status := http.StatusBadRequest
@@ -146,12 +152,21 @@ func (s *Server) libraryPaperAsk(c echo.Context) error {
 	if isHTMX(c) {
 		return s.render(c, http.StatusOK, views.AskAnswerView(answer))
 	}
-	page, err := s.readerPage(c, p, views.NoteForm{})
-	if err != nil {
-		return err
-	}
 	page.Ask = &answer
 	return s.render(c, status, views.Reader(page))
+}
+
+// paperIndexNote says why "Ask this paper" may miss parts of the paper.
+func paperIndexNote(status string) string {
+	switch status {
+	case "indexed":
+		return ""
+	case "failed":
+		return "Indexing this paper failed (it is retried at the next start); answers may miss it."
+	case "":
+		return "This paper is not indexed yet; answers will miss it until it is."
+	}
+	return "This paper is still being indexed; answers cover what is indexed so far."
 }
 
 // askView is the page's view of an answer.

@@ -190,6 +190,34 @@ func TestAskPaperFromReader(t *testing.T) {
 	base := "/library/" + strconv.FormatInt(paper, 10)
 	reader := c.get(base + "/read")
 	expectContains(t, "reader", reader.body, `data-testid="paper-ask-form"`, `action="`+base+`/ask"`, `hx-post="`+base+`/ask"`)
+	expectLacks(t, "reader of an indexed paper", reader.body, `data-testid="paper-ask-note"`)
+
+	// A paper parsed but not indexed yet says so beside the form.
+	fresh := "2205.00002"
+	unindexed, _, err := a.store.UpsertPaper(ctx, store.Paper{Title: "Fresh", ArxivID: &fresh})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.store.SavePaperContent(ctx, store.PaperContent{PaperID: unindexed.ID, Markdown: "# Fresh\n\nText.\n", Engine: "pdf"}); err != nil {
+		t.Fatal(err)
+	}
+	freshReader := "/library/" + strconv.FormatInt(unindexed.ID, 10) + "/read"
+	expectContains(t, "unindexed", c.get(freshReader).body, `data-testid="paper-ask-note"`, "not indexed yet")
+	if err := a.rag.Enqueue(ctx, unindexed.ID); err != nil {
+		t.Fatal(err)
+	}
+	expectContains(t, "queued", c.get(freshReader).body, "still being indexed")
+	// Without JavaScript, a paper with no text has no reader: 404 before any work.
+	bare := "2205.00003"
+	unparsed, _, err := a.store.UpsertPaper(ctx, store.Paper{Title: "Bare", ArxivID: &bare})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := len(a.fake.Requests())
+	expectStatus(t, "unparsed (no JS)", c.postForm("/library/"+strconv.FormatInt(unparsed.ID, 10)+"/ask", url.Values{"question": {"mass"}}), http.StatusNotFound)
+	if len(a.fake.Requests()) != before {
+		t.Error("the model was asked about a paper without text")
+	}
 
 	a.fake.Enqueue(llmtest.Text("It is 6.5 billion solar masses [1]."))
 	frag := c.postForm(base+"/ask", url.Values{"question": {"What is the black hole mass?"}}, "HX-Request", "true")
@@ -207,7 +235,7 @@ func TestAskPaperFromReader(t *testing.T) {
 	expectContains(t, "reader with answer", full.body, `data-testid="reader-text"`, "It is 6.5 billion solar masses.", "black hole mass</textarea>")
 
 	// Only the other paper answers this: said plainly, the model not asked.
-	before := len(a.fake.Requests())
+	before = len(a.fake.Requests())
 	none := c.postForm(base+"/ask", url.Values{"question": {"Sgr A* 4 million"}}, "HX-Request", "true")
 	expectContains(t, "no support", none.body, `data-testid="no-support"`)
 	if len(a.fake.Requests()) != before {

@@ -117,6 +117,13 @@ func (s *Server) readerPage(c echo.Context, p store.Paper, form views.NoteForm) 
 	chrome.Math = true
 	page := views.ReaderPage{Chrome: chrome, Paper: paperRow(s.cfg.BasePath, p), Engine: content.Engine,
 		ParsedAt: content.ParsedAt, HTML: html, TOC: toc, NoteForm: form, Passage: passage, AskEnabled: s.rag != nil}
+	if s.rag != nil {
+		status, err := s.rag.PaperStatus(ctx, p.ID)
+		if err != nil {
+			return views.ReaderPage{}, err
+		}
+		page.AskNote = paperIndexNote(status)
+	}
 	for _, n := range notes {
 		page.Notes = append(page.Notes, noteRow(n))
 	}

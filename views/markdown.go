@@ -103,10 +103,15 @@ func (h headingShift) Transform(doc *ast.Document, _ text.Reader, _ parser.Conte
 // the source is emitted verbatim (escaped) in a span.math, so emphasis and
 // escapes inside formulas are not mangled. Rendering the TeX is a later,
 // client-side step that finds these spans.
-type mathPassthrough struct{}
+type mathPassthrough struct {
+	// paperText: the Markdown comes from the parse engines, which escape
+	// every literal $, so a formula may be followed by a digit
+	// ("$\sim$10 Myr"); elsewhere (notes, answers) "$5 and $10" stays text.
+	paperText bool
+}
 
-func (mathPassthrough) Extend(m goldmark.Markdown) {
-	m.Parser().AddOptions(parser.WithInlineParsers(util.Prioritized(mathParser{}, 150)))
+func (m2 mathPassthrough) Extend(m goldmark.Markdown) {
+	m.Parser().AddOptions(parser.WithInlineParsers(util.Prioritized(mathParser{digitAfter: m2.paperText}, 150)))
 	m.Renderer().AddOptions(renderer.WithNodeRenderers(util.Prioritized(mathRenderer{}, 150)))
 }
 
@@ -124,14 +129,16 @@ func (n *mathNode) Kind() ast.NodeKind { return mathKind }
 
 func (n *mathNode) Dump(source []byte, level int) { ast.DumpHelper(n, source, level, nil, nil) }
 
-type mathParser struct{}
+// mathParser: digitAfter allows a digit right after a closing $.
+type mathParser struct{ digitAfter bool }
 
 func (mathParser) Trigger() []byte { return []byte{'$'} }
 
 // Parse recognises $…$ (pandoc's rule: no space after the opening or before
-// the closing $, and no digit right after the closing one, so "$5 and $10"
-// stays text) and $$…$$, which may span lines of the paragraph.
-func (mathParser) Parse(_ ast.Node, block text.Reader, _ parser.Context) ast.Node {
+// the closing $, and — unless digitAfter — no digit right after the closing
+// one, so "$5 and $10" stays text) and $$…$$, which may span lines of the
+// paragraph.
+func (mp mathParser) Parse(_ ast.Node, block text.Reader, _ parser.Context) ast.Node {
 	line, _ := block.PeekLine()
 	opener := 1
 	if len(line) > 1 && line[1] == '$' {
@@ -169,7 +176,7 @@ func (mathParser) Parse(_ ast.Node, block text.Reader, _ parser.Context) ast.Nod
 				}
 				continue
 			}
-			if line[i-1] == ' ' || (i+1 < len(line) && line[i+1] >= '0' && line[i+1] <= '9') {
+			if line[i-1] == ' ' || (!mp.digitAfter && i+1 < len(line) && line[i+1] >= '0' && line[i+1] <= '9') {
 				continue
 			}
 			node.AppendChild(node, ast.NewRawTextSegment(seg.WithStop(seg.Start+i+1)))

@@ -44,3 +44,26 @@ func TestMarkdownHTML(t *testing.T) {
 		})
 	}
 }
+
+// TestReaderMathBeforeDigits: in paper text (every literal $ escaped by
+// the engines) a formula may be followed by a digit; TeX written by the
+// engines never leaves HTML outside its span.
+func TestReaderMathBeforeDigits(t *testing.T) {
+	got, _, err := ReaderHTML("About $\\sim$10 Myr, 3$\\times$10$^{5}$ stars and $M$.\n\nWe find $v \\lt a href=\"https://evil.example/\"\\gt$1 km/s.\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`<span class="math math-inline">$\sim$</span>10 Myr`, `3<span class="math math-inline">$\times$</span>10<span class="math math-inline">$^{5}$</span> stars`,
+		`<span class="math math-inline">$M$</span>`, `<span class="math math-inline">$v \lt a href=&#34;https://evil.example/&#34;\gt$</span>1 km/s`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("missing %q in\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "<a href=\"https://evil.example/") {
+		t.Errorf("TeX became a link:\n%s", got)
+	}
+	// Elsewhere prices stay text.
+	if notes, _ := MarkdownHTML("costs $5 and $10 today"); strings.Contains(notes, "math") {
+		t.Errorf("notes: %s", notes)
+	}
+}

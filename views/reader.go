@@ -26,7 +26,7 @@ var (
 		goldmark.WithExtensions(
 			extension.Linkify, extension.Strikethrough, extension.Footnote,
 			extension.NewTable(extension.WithTableCellAlignMethod(extension.TableCellAlignAttribute)),
-			mathPassthrough{},
+			mathPassthrough{paperText: true},
 		),
 		goldmark.WithParserOptions(parser.WithAutoHeadingID(),
 			parser.WithASTTransformers(util.Prioritized(headingShift{by: 1}, 100))),
@@ -151,7 +151,9 @@ type ReaderPage struct {
 	// AskEnabled shows the "Ask this paper" form (retrieval is
 	// configured); Ask is its answer, when one was asked without htmx.
 	AskEnabled bool
-	Ask        *AskAnswer
+	// AskNote says the paper is not (fully) indexed yet ("" when it is).
+	AskNote string
+	Ask     *AskAnswer
 }
 
 // NoteRow is one of the user's notes or highlights.

@@ -71,13 +71,17 @@ func (e *AandAHTMLEngine) Parse(ctx context.Context, in Input, progress Progress
 	if e.URL == "" || e.Web == nil || !AandADOI(in.DOI) {
 		return Document{}, fmt.Errorf("no A&A DOI: %w", ErrNotApplicable)
 	}
+	base, err := url.Parse(strings.TrimRight(e.URL, "/"))
+	if err != nil || base.Host == "" {
+		return Document{}, fmt.Errorf("AANDA_URL %q is not a URL", e.URL)
+	}
+	path, ok := doiPath(in.DOI)
+	if !ok {
+		return Document{}, fmt.Errorf("%q is not a DOI: %w", in.DOI, ErrNotApplicable)
+	}
 	lim := e.Limits.withDefaults()
 	progress.report("resolving the A&A article page")
-	segs := strings.Split(strings.TrimSpace(in.DOI), "/")
-	for i, s := range segs {
-		segs[i] = url.PathEscape(s)
-	}
-	res, err := e.get(ctx, strings.TrimRight(e.URL, "/")+"/"+strings.Join(segs, "/"), lim)
+	res, err := e.get(ctx, base.String()+"/"+path, lim)
 	if err != nil {
 		return Document{}, err
 	}
@@ -85,12 +89,16 @@ func (e *AandAHTMLEngine) Parse(ctx context.Context, in Input, progress Progress
 	if !ok {
 		return Document{}, fmt.Errorf("the DOI led to %s, not an A&A article page", res.URL.Redacted())
 	}
+	page.origin = base.Scheme + "://" + base.Host // the next pages come from AANDA_URL's site, wherever the DOI led
 	body, source := res.Body, res.URL.String()
-	if page.kind != "full_html" && page.kind != "full" {
+	if !page.fullText() {
 		source = page.url("full_html")
 		progress.report("fetching the A&A full-text page")
 		if res, err = e.get(ctx, source, lim); err != nil {
 			return Document{}, err
+		}
+		if p, ok := parseAandAPage(res.URL); !ok || !p.fullText() {
+			return Document{}, fmt.Errorf("A&A sent %s instead of the full text: %w", res.URL.Redacted(), ErrNoFullText)
 		}
 		body = res.Body
 	}
@@ -98,21 +106,43 @@ func (e *AandAHTMLEngine) Parse(ctx context.Context, in Input, progress Progress
 	if err != nil {
 		return Document{}, fmt.Errorf("html: %w", err)
 	}
-	var refDoc *html.Node
-	if aandaReferenceList(doc) == nil {
-		progress.report("fetching the A&A reference list")
-		// Without it the text is still worth having: citations stay plain.
-		if r, err := e.get(ctx, page.url("ref"), lim); err == nil {
-			refDoc, _ = html.Parse(bytes.NewReader(r.Body))
-		} else if ctx.Err() != nil {
-			return Document{}, ctx.Err()
-		}
-	}
-	md, err := aandaMarkdown(doc, refDoc)
+	md, err := aandaMarkdown(doc, nil)
 	if err != nil {
 		return Document{}, err
 	}
+	if aandaReferenceList(doc) == nil {
+		// The list from the article's reference page; without it the text
+		// is still worth having, its citations plain.
+		progress.report("fetching the A&A reference list")
+		r, err := e.get(ctx, page.url("ref"), lim)
+		if ctx.Err() != nil {
+			return Document{}, ctx.Err()
+		}
+		if err == nil {
+			if refDoc, err := html.Parse(bytes.NewReader(r.Body)); err == nil {
+				if withRefs, err := aandaMarkdown(doc, refDoc); err == nil {
+					md = withRefs
+				}
+			}
+		}
+	}
 	return Document{Markdown: md, Engine: e.Name(), Source: source}, nil
+}
+
+// fullText reports whether the page is an article's full text.
+func (p aandaPage) fullText() bool { return p.kind == "full_html" || p.kind == "full" }
+
+// doiPath is a DOI as URL path segments, each escaped; false for a DOI
+// with an empty, "." or ".." segment.
+func doiPath(doi string) (string, bool) {
+	segs := strings.Split(strings.TrimSpace(doi), "/")
+	for i, s := range segs {
+		if s == "" || s == "." || s == ".." {
+			return "", false
+		}
+		segs[i] = url.PathEscape(s)
+	}
+	return strings.Join(segs, "/"), true
 }
 
 // get fetches an HTML page within the limits.

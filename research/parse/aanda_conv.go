@@ -17,7 +17,9 @@ import (
 // heading "Abstract", else the first heading numbered 1) to the References
 // heading, in document order, with appendices and footnotes after the
 // references kept and everything else there (usage metrics, related
-// articles, the site's footer) dropped; headings h1–h6, paragraphs (text
+// articles, the site's footer) dropped — without a References heading the
+// article ends at the first top-level heading that is neither numbered nor
+// a usual section name; headings h1–h6, paragraphs (text
 // outside <p> as well), lists and tables; math as TeX from any of the forms
 // MathJax pages use (MathML alttext or annotation, <script type="math/tex">,
 // \(…\) and \[…\] in text, TeX in an equation image's alt text), a formula
@@ -27,14 +29,15 @@ import (
 // heading, else refDoc's) numbered, with its link buttons (NASA ADS,
 // CrossRef, EDP Sciences, Google Scholar) reduced to a DOI link, and
 // in-text citations linked to it by their #anchor or by author and year.
-// It returns ErrNoFullText when the page has an abstract and no body.
+// It returns ErrNoFullText when the page has no numbered section (an
+// abstract page).
 func aandaMarkdown(doc, refDoc *html.Node) (string, error) {
 	start := aandaStart(doc)
 	if start == nil {
 		return "", ErrNoFullText
 	}
 	c := &aaConv{norm: &mdNorm{refs: map[string]int{}, byAuthorYear: map[string]int{}}, anchors: map[string]int{}, start: start,
-		before: map[*html.Node]bool{}}
+		before: map[*html.Node]bool{}, floats: floatHolders(doc)}
 	for p := start.Parent; p != nil; p = p.Parent {
 		c.before[p] = true
 	}
@@ -56,7 +59,7 @@ func aandaMarkdown(doc, refDoc *html.Node) (string, error) {
 		c.emit("*" + strings.Join(authors, ", ") + "*")
 	}
 	c.block(doc)
-	if c.bodyParas < 2 && c.sections == 0 {
+	if c.numbered == 0 {
 		return "", ErrNoFullText
 	}
 	if len(refs) > 0 {
@@ -90,8 +93,8 @@ type aaConv struct {
 	tailLevel int
 	refsAt    int // output offset where the reference list goes
 	inAbs     bool
-	sections  int // headings other than the abstract's
-	bodyParas int // paragraphs outside the abstract
+	numbered  int                 // numbered section headings ("1 Introduction")
+	floats    map[*html.Node]bool // elements holding an image or a table
 }
 
 func (c *aaConv) emit(s string) {
@@ -156,35 +159,65 @@ func isHeading(n *html.Node) bool {
 	return false
 }
 
-// aandaReferenceList is the first list after a References heading.
+// aandaReferenceList is the list in the References section: the first ul
+// or ol after the References heading and before the next heading, outside
+// page chrome.
 func aandaReferenceList(doc *html.Node) *html.Node {
 	h := findFirst(doc, func(n *html.Node) bool {
 		return isHeading(n) && refsHeadingRe.MatchString(strings.TrimSpace(collapse(textOf(n))))
 	})
-	if h == nil {
-		return nil
-	}
-	return following(h, func(n *html.Node) bool { return n.DataAtom == atom.Ol || n.DataAtom == atom.Ul })
-}
-
-// following finds the first node after n's subtree, in document order,
-// that satisfies pred.
-func following(n *html.Node, pred func(*html.Node) bool) *html.Node {
-	for x := n; x != nil; x = x.Parent {
-		for s := x.NextSibling; s != nil; s = s.NextSibling {
-			if f := findFirst(s, pred); f != nil {
-				return f
-			}
+	for n := nextInOrder(h, false); n != nil; n = nextInOrder(n, !aaSkip(n)) {
+		switch {
+		case isHeading(n):
+			return nil
+		case (n.DataAtom == atom.Ol || n.DataAtom == atom.Ul) && !aaSkip(n):
+			return n
 		}
 	}
 	return nil
 }
 
-// largestList is the ul or ol with the most items.
+// nextInOrder is the node after n in document order; into says whether
+// n's own children come first (false skips its subtree). Nil after the
+// last node, or when n is nil.
+func nextInOrder(n *html.Node, into bool) *html.Node {
+	if n == nil {
+		return nil
+	}
+	if into && n.FirstChild != nil {
+		return n.FirstChild
+	}
+	for ; n != nil; n = n.Parent {
+		if n.NextSibling != nil {
+			return n.NextSibling
+		}
+	}
+	return nil
+}
+
+// floatHolders is the set of elements that hold an image or a table (the
+// elements themselves and all their ancestors), found in one pass.
+func floatHolders(doc *html.Node) map[*html.Node]bool {
+	set := map[*html.Node]bool{}
+	walk(doc, func(n *html.Node) bool {
+		if n.DataAtom == atom.Img || n.DataAtom == atom.Table {
+			for p := n; p != nil && !set[p]; p = p.Parent {
+				set[p] = true
+			}
+		}
+		return true
+	})
+	return set
+}
+
+// largestList is the ul or ol with the most items, outside page chrome.
 func largestList(doc *html.Node) *html.Node {
 	var best *html.Node
 	most := 0
 	walk(doc, func(n *html.Node) bool {
+		if aaSkip(n) {
+			return false
+		}
 		if n.DataAtom == atom.Ol || n.DataAtom == atom.Ul {
 			items := 0
 			for k := n.FirstChild; k != nil; k = k.NextSibling {
@@ -227,12 +260,9 @@ func (c *aaConv) indexRefs(list *html.Node) []string {
 			continue
 		}
 		plain := refLabelRe.ReplaceAllString(strings.TrimSpace(collapse(textOf(li))), "")
-		if s := surnameRe.FindString(plain); s != "" {
-			if y := refYearRe.FindString(plain); y != "" {
-				key := strings.ToLower(s) + "|" + y
-				if _, dup := c.norm.byAuthorYear[key]; !dup {
-					c.norm.byAuthorYear[key] = num
-				}
+		if key, ok := refKey(plain); ok {
+			if _, dup := c.norm.byAuthorYear[key]; !dup {
+				c.norm.byAuthorYear[key] = num
 			}
 		}
 		if doi != "" {
@@ -243,6 +273,10 @@ func (c *aaConv) indexRefs(list *html.Node) []string {
 	return out
 }
 
+// doiRe is a DOI as a reference may link it: no spaces or control
+// characters, nothing that reads as Markdown or HTML.
+var doiRe = regexp.MustCompile(`^10\.[0-9]{4,9}/[^\s<>\[\]()"'` + "`" + `]+$`)
+
 // refEntry is a reference's text without its link buttons, and the DOI one
 // of them points to.
 func (c *aaConv) refEntry(li *html.Node) (text, doi string) {
@@ -251,7 +285,7 @@ func (c *aaConv) refEntry(li *html.Node) (text, doi string) {
 			href := attr(n, "href")
 			for _, p := range []string{"https://doi.org/", "http://doi.org/", "https://dx.doi.org/", "http://dx.doi.org/"} {
 				if d, ok := strings.CutPrefix(href, p); ok {
-					if u, err := url.PathUnescape(d); err == nil && strings.HasPrefix(u, "10.") {
+					if u, err := url.PathUnescape(d); err == nil && doiRe.MatchString(u) {
 						doi = u
 					}
 				}
@@ -341,13 +375,17 @@ func (c *aaConv) heading(k *html.Node) {
 	case c.pastRefs && (c.tailLevel == 0 || level <= c.tailLevel):
 		c.done = true
 		return
+	case !c.pastRefs && c.numbered > 0 && level == 2 && !numberedHeadingRe.MatchString(plain) &&
+		!sectionNameRe.MatchString(plain) && !afterRefsHeadingRe.MatchString(plain):
+		c.done = true // the page after an article without a References heading
+		return
 	}
 	c.afterRefs = false
 	c.inAbs = strings.EqualFold(plain, "abstract") || k == c.start && !firstSectionRe.MatchString(plain)
 	if c.inAbs {
 		title = "Abstract"
-	} else if title != "" {
-		c.sections++
+	} else if numberedHeadingRe.MatchString(plain) {
+		c.numbered++
 	}
 	if title != "" {
 		c.emit(strings.Repeat("#", level) + " " + title)
@@ -369,11 +407,8 @@ func (c *aaConv) paragraph(nodes []*html.Node, parent *html.Node) {
 		c.emit(eq)
 		return
 	}
-	if m := aaCaptionRe.FindStringSubmatch(text); m != nil && nearFloat(parent) {
+	if m := aaCaptionRe.FindStringSubmatch(text); m != nil && c.nearFloat(parent) {
 		text = "**" + m[1] + ".** " + text[len(m[0]):]
-	}
-	if !c.inAbs {
-		c.bodyParas++
 	}
 	c.emit(escapeLineStart(text))
 }
@@ -393,9 +428,9 @@ func displayEquation(text string) (string, bool) {
 
 // nearFloat reports whether an image or a table is close by: n or one of
 // its two parents holds one.
-func nearFloat(n *html.Node) bool {
+func (c *aaConv) nearFloat(n *html.Node) bool {
 	for i := 0; n != nil && i < 3; i, n = i+1, n.Parent {
-		if findFirst(n, func(x *html.Node) bool { return x.DataAtom == atom.Img || x.DataAtom == atom.Table }) != nil {
+		if c.floats[n] {
 			return true
 		}
 	}
@@ -445,7 +480,16 @@ func aaSkip(n *html.Node) bool {
 	case "navigation", "banner", "contentinfo", "complementary", "search":
 		return true
 	}
-	return skipNode(n) || attr(n, "hidden") != "" || strings.Contains(strings.ReplaceAll(attr(n, "style"), " ", ""), "display:none")
+	return skipNode(n) || hasAttr(n, "hidden") || strings.Contains(strings.ReplaceAll(attr(n, "style"), " ", ""), "display:none")
+}
+
+func hasAttr(n *html.Node, key string) bool {
+	for _, a := range n.Attr {
+		if a.Key == key {
+			return true
+		}
+	}
+	return false
 }
 
 func (c *aaConv) inline(n *html.Node) string {
@@ -468,8 +512,7 @@ func (c *aaConv) inlineNode(b *strings.Builder, k *html.Node, link bool) {
 		c.text(b, strings.ReplaceAll(k.Data, "\n", " "), link)
 	case k.Type != html.ElementNode:
 	case k.DataAtom == atom.Script:
-		if tex := strings.TrimSpace(collapse(textOf(k))); tex != "" && strings.HasPrefix(attr(k, "type"), "math/tex") {
-			tex = strings.ReplaceAll(tex, "$", `\$`)
+		if tex := inlineTeX(textOf(k)); tex != "" && strings.HasPrefix(attr(k, "type"), "math/tex") {
 			if strings.Contains(attr(k, "type"), "mode=display") {
 				b.WriteString("$$" + tex + "$$")
 			} else {
@@ -531,32 +574,52 @@ func (c *aaConv) link(b *strings.Builder, a *html.Node, link bool) {
 
 // texDelims are MathJax's TeX delimiters in text: inline \(…\), display
 // \[…\] and $$…$$.
-var texDelims = []struct{ open, close, md string }{{`\(`, `\)`, "$"}, {`\[`, `\]`, "$$"}, {"$$", "$$", "$$"}}
+var texDelims = [...]struct{ open, close, md string }{{`\(`, `\)`, "$"}, {`\[`, `\]`, "$$"}, {"$$", "$$", "$$"}}
 
 // text writes a text node: TeX between MathJax delimiters kept as math,
-// the rest escaped with its author–year citations linked.
+// the rest escaped with its author–year citations linked. One pass: the
+// next opening of each delimiter is remembered, and a delimiter with no
+// closing left is not looked for again.
 func (c *aaConv) text(b *strings.Builder, s string, link bool) {
-	for s != "" {
-		at, d := -1, texDelims[0]
-		for _, cand := range texDelims {
-			if i := strings.Index(s, cand.open); i >= 0 && (at < 0 || i < at) {
-				if j := strings.Index(s[i+len(cand.open):], cand.close); j >= 0 {
-					at, d = i, cand
+	var next [len(texDelims)]int // next opening at or after pos; -1 none left
+	for i := range next {
+		next[i] = -2 // not looked for yet
+	}
+	pos := 0
+	for {
+		at, d := -1, 0
+		for i, cand := range texDelims {
+			if next[i] == -1 {
+				continue
+			}
+			if next[i] < pos {
+				j := strings.Index(s[pos:], cand.open)
+				if j < 0 {
+					next[i] = -1
+					continue
 				}
+				next[i] = pos + j
+			}
+			if at < 0 || next[i] < at {
+				at, d = next[i], i
 			}
 		}
 		if at < 0 {
 			break
 		}
-		c.plain(b, s[:at], link)
-		rest := s[at+len(d.open):]
-		end := strings.Index(rest, d.close)
-		if tex := strings.TrimSpace(rest[:end]); tex != "" {
-			b.WriteString(d.md + strings.ReplaceAll(tex, "$", `\$`) + d.md)
+		body := at + len(texDelims[d].open)
+		end := strings.Index(s[body:], texDelims[d].close)
+		if end < 0 {
+			next[d] = -1 // never closed from here on
+			continue
 		}
-		s = rest[end+len(d.close):]
+		c.plain(b, s[pos:at], link)
+		if tex := inlineTeX(s[body : body+end]); tex != "" {
+			b.WriteString(texDelims[d].md + tex + texDelims[d].md)
+		}
+		pos = body + end + len(texDelims[d].close)
 	}
-	c.plain(b, s, link)
+	c.plain(b, s[pos:], link)
 }
 
 func (c *aaConv) plain(b *strings.Builder, s string, link bool) {
@@ -573,8 +636,8 @@ func texAlt(alt string) (string, bool) {
 	a := strings.TrimSpace(alt)
 	for _, d := range []struct{ open, close string }{{"$$", "$$"}, {"$", "$"}, {`\(`, `\)`}, {`\[`, `\]`}} {
 		if len(a) > len(d.open)+len(d.close) && strings.HasPrefix(a, d.open) && strings.HasSuffix(a, d.close) {
-			tex := strings.TrimSpace(a[len(d.open) : len(a)-len(d.close)])
-			return strings.ReplaceAll(tex, "$", `\$`), tex != ""
+			tex := inlineTeX(a[len(d.open) : len(a)-len(d.close)])
+			return tex, tex != ""
 		}
 	}
 	return "", false

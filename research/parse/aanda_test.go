@@ -3,15 +3,18 @@ package parse
 import (
 	"context"
 	"errors"
+	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"golang.org/x/net/html"
 	"golang.org/x/time/rate"
 
 	"github.com/astroresearch/astroresearch/migrations"
@@ -56,7 +59,7 @@ func TestAandAGolden(t *testing.T) {
 	}
 	for _, must := range []string{
 		"# Radio galaxies in the LOFAR deep fields\n\n*A. Astronomer, B. Observer*\n\n## Abstract\n\n*Context.* Radio galaxies",
-		`with $M_\bullet > 10^{8}\,M_\odot$.`,
+		`with $M_\bullet \gt 10^{8}\,M_\odot$.`,
 		"**Key words:** galaxies: active / radio continuum: galaxies",
 		"## 1 Introduction\n", "## 2 Data\n", "### 2.1 Classification\n",
 		"low frequencies ([Smith & Jones 2020](#ref-2)), and their spectral index $\\alpha$ is steep. [Lee (2021)](#ref-1) classified them before.<sup>1</sup>",
@@ -124,6 +127,8 @@ type aandaSite struct {
 	mu    sync.Mutex
 	paths []string
 	pages map[string]string // path → body
+	// elsewhere: another site /10.1051/0004-6361/202300002 redirects to.
+	elsewhere string
 }
 
 func (s *aandaSite) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -137,6 +142,12 @@ func (s *aandaSite) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "blocked", http.StatusForbidden)
 	case r.URL.Path == "/10.1051/0004-6361/202300001":
 		http.Redirect(w, r, "/about-aa", http.StatusFound)
+	case r.URL.Path == "/10.1051/0004-6361/202300003":
+		http.Redirect(w, r, "/articles/aa/abs/2023/07/aa00003-23/aa00003-23.html", http.StatusFound)
+	case r.URL.Path == "/articles/aa/full_html/2023/07/aa00003-23/aa00003-23.html": // no full text: back to the abstract
+		http.Redirect(w, r, "/articles/aa/abs/2023/07/aa00003-23/aa00003-23.html", http.StatusFound)
+	case r.URL.Path == "/10.1051/0004-6361/202300002" && s.elsewhere != "":
+		http.Redirect(w, r, s.elsewhere+"/articles/aa/abs/2023/07/aa46770-23/aa46770-23.html", http.StatusFound)
 	default:
 		body, ok := s.pages[r.URL.Path]
 		if !ok {
@@ -185,7 +196,28 @@ func TestAandAHTMLEngine(t *testing.T) {
 			t.Errorf("%s: %v, want an error with %q", c.doi, err, c.want)
 		}
 	}
-	for _, in := range []Input{{}, {DOI: "10.3847/1538-4357/ad1234"}, {DOI: "10.1051/epjconf/2020"}, {ArxivID: "2401.01234"}} {
+	site.pages["/articles/aa/abs/2023/07/aa00003-23/aa00003-23.html"] = aandaAbstractPage
+	if _, err := e.Parse(ctx, Input{DOI: "10.1051/0004-6361/202300003"}, nil); !errors.Is(err, ErrNoFullText) {
+		t.Errorf("full text redirected to the abstract: %v, want ErrNoFullText", err)
+	}
+
+	// A DOI that leads to another site: the full text still comes from
+	// AANDA_URL's.
+	other := &aandaSite{pages: map[string]string{"/articles/aa/abs/2023/07/aa46770-23/aa46770-23.html": aandaAbstractPage}}
+	otherSrv := httptest.NewServer(other)
+	defer otherSrv.Close()
+	site.elsewhere = otherSrv.URL
+	e.Web = fetch.New(fetch.Options{Allow: []string{srv.URL, otherSrv.URL}, DefaultRate: rate.Inf})
+	site.paths = nil
+	if doc, err := e.Parse(ctx, Input{DOI: "10.1051/0004-6361/202300002"}, nil); err != nil || doc.Source != srv.URL+full {
+		t.Errorf("source %q, %v", doc.Source, err)
+	}
+	if got := strings.Join(site.paths, " "); got != "/10.1051/0004-6361/202300002 "+full || len(other.paths) != 1 {
+		t.Errorf("requests here: %s; elsewhere: %v", got, other.paths)
+	}
+
+	for _, in := range []Input{{}, {DOI: "10.3847/1538-4357/ad1234"}, {DOI: "10.1051/epjconf/2020"}, {ArxivID: "2401.01234"},
+		{DOI: "10.1051/0004-6361/../../admin"}, {DOI: "10.1051/0004-6361//x"}} {
 		if _, err := e.Parse(ctx, in, nil); !errors.Is(err, ErrNotApplicable) {
 			t.Errorf("%+v: %v, want ErrNotApplicable", in, err)
 		}
@@ -266,5 +298,146 @@ func TestServiceAandAPaper(t *testing.T) {
 	}
 	if md, engine, err := svc.Markdown(ctx, p.ID); err != nil || engine != "aanda-html" || !strings.Contains(md, "### 2.1 Classification") {
 		t.Errorf("Markdown: %q, %v\n%s", engine, err, md)
+	}
+}
+
+// TestAandAHostilePages: pages built to mislead the converter.
+func TestAandAHostilePages(t *testing.T) {
+	fixture := string(readTestdata(t, "testdata/aanda_aa46770-23.html"))
+	cut := func(from, to string) string { // the fixture without [from, to)
+		i, j := strings.Index(fixture, from), strings.Index(fixture, to)
+		if i < 0 || j < i {
+			t.Fatalf("fixture lacks %q … %q", from, to)
+		}
+		return fixture[:i] + fixture[j:]
+	}
+	t.Run("abstract page with chrome headings", func(t *testing.T) {
+		page := cut(`<div class="sec">`, `</div>
+</div>
+<aside`)
+		if md, err := AandAHTMLToMarkdown([]byte(page), nil); !errors.Is(err, ErrNoFullText) {
+			t.Errorf("err %v, want ErrNoFullText; got\n%s", err, md)
+		}
+	})
+	t.Run("no References heading: the ref page's list, no chrome", func(t *testing.T) {
+		page := cut(`<h2><a name="BIBL"></a>References</h2>`, `<h2>Appendix A`)
+		ref := `<html><body><nav><ul><li>Home</li><li>Issues</li><li>Authors</li><li>About</li></ul></nav><ul><li><a name="R2"></a>Smith, A., &amp; Jones, B. 2020, A&amp;A, 640, A1</li></ul></body></html>`
+		md, err := AandAHTMLToMarkdown([]byte(page), []byte(ref))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, never := range []string{"usage metrics", "Login", "Home"} {
+			if strings.Contains(md, never) {
+				t.Errorf("%q leaked:\n%s", never, md)
+			}
+		}
+		if !strings.Contains(md, "([Smith & Jones 2020](#ref-1))") || !strings.Contains(md, "## References\n\n1. <span id=\"ref-1\"></span>Smith, A., & Jones, B. 2020") {
+			t.Errorf("references from the ref page:\n%s", md)
+		}
+	})
+	t.Run("references as paragraphs: the footnotes are not the list", func(t *testing.T) {
+		page := strings.Replace(fixture, `<ul>
+    <li><a name="R1"></a>`, `<div><p><a name="R1"></a>`, 1)
+		if aandaReferenceList(mustParse(t, page)) != nil {
+			t.Error("a list after the next heading was taken for the references")
+		}
+	})
+	t.Run("hidden, injected DOI, list item markup, false citations", func(t *testing.T) {
+		page := `<h2><a name="abs"></a>Abstract</h2><p>A.</p><h2>1 Intro</h2>
+<div hidden><p>SECRET hidden chrome</p></div>
+<p>The 2019 campaign, In 2019 and Lee 2021 [x].</p><ul><li># not a heading</li><li>~~~ not code</li></ul>
+<h2>References</h2><ul><li>The EHT Collaboration, 2019, ApJL, 875, L1</li><li>In prep. 2019</li>
+<li>Lee, C. 2021 <a href="https://doi.org/10.1234/x%0A%23%20Injected">CrossRef</a></li></ul>`
+		md, err := AandAHTMLToMarkdown([]byte(page), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, never := range []string{"SECRET", "[The 2019", "[In 2019", "Injected", "\n- # ", "\n- ~~~"} {
+			if strings.Contains(md, never) {
+				t.Errorf("%q in\n%s", never, md)
+			}
+		}
+		for _, must := range []string{"[Lee 2021](#ref-3)", "- \\# not a heading", "- \\~~~ not code", "3. <span id=\"ref-3\"></span>Lee, C. 2021\n"} {
+			if !strings.Contains(md, must) {
+				t.Errorf("missing %q in\n%s", must, md)
+			}
+		}
+	})
+	t.Run("TeX that would read as HTML", func(t *testing.T) {
+		page := `<h2><a name="abs"></a>Abstract</h2><p>A.</p><h2>1 Intro</h2><p>We find \(v &lt;a href="https://evil.example/"&gt;\)1 km/s, 3\(\times\)10\(^{5}\) and \(|x|\ \).</p>`
+		md, err := AandAHTMLToMarkdown([]byte(page), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := `We find $v \lt a href="https://evil.example/"\gt$1 km/s, 3$\times$10$^{5}$ and $\vert x\vert \,$.`; !strings.Contains(md, want) {
+			t.Errorf("missing %q in\n%s", want, md)
+		}
+	})
+}
+
+func mustParse(t *testing.T, page string) *html.Node {
+	t.Helper()
+	doc, err := html.Parse(strings.NewReader(page))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return doc
+}
+
+// BenchmarkAandAHostile times pages whose cost grew with the square of
+// their size before (captions far from any float, unclosed math
+// delimiters, many citations in one text node).
+func BenchmarkAandAHostile(b *testing.B) {
+	head := `<h2><a name="abs"></a>Abstract</h2><p>A.</p><h2>1 Intro</h2>`
+	pages := map[string]string{
+		"captions 240KB":    head + strings.Repeat("Fig. 1 x<p></p>", 240<<10/15),
+		"math 800KB":        head + "<p>" + strings.Repeat("$$a$$", 800<<10/5) + `\(</p>`,
+		"citations 1.7MB":   head + "<p>" + strings.Repeat("Lee 2021 [1] ", 1700<<10/13) + "</p><h2>References</h2><ul><li>Lee, C. 2021</li></ul>",
+		"fixture (6KB)":     "",
+		"nested divs 1.2MB": head + strings.Repeat("<div>Fig. 2 text Lee 2021 ", 40000),
+	}
+	for name, page := range pages {
+		if page == "" {
+			page = string(readTestdata(b, "testdata/aanda_aa46770-23.html"))
+		}
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				AandAHTMLToMarkdown([]byte(page), nil)
+			}
+		})
+	}
+}
+
+// TestRefKey: entries starting with a capitalised function word give no
+// author–year key (so "The 2019 campaign" is not a citation).
+func TestRefKey(t *testing.T) {
+	for entry, want := range map[string]string{
+		"Smith A. B., 2014, The Example Journal, 12, 345": "smith|2014",
+		"van der Berg 2020":                          "",
+		"The EHT Collaboration, 2019, ApJL, 875, L1": "",
+		"In prep. 2019":                              "",
+		"Table 2019":                                 "",
+		"Ávila, R. 2018b, A&A, 1, 2":                 "ávila|2018b",
+	} {
+		got, ok := refKey(entry)
+		if got != want || ok != (want != "") {
+			t.Errorf("refKey(%q) = %q, %v; want %q", entry, got, ok, want)
+		}
+	}
+}
+
+// TestCollapse: the hand-written collapse matches RE2's \s+ → " ".
+func TestCollapse(t *testing.T) {
+	re := regexp.MustCompile(`\s+`)
+	r := rand.New(rand.NewPCG(1, 2))
+	alphabet := []string{" ", "\t", "\n", "\f", "\r", "\v", "\u00a0", "a", "é", "x"}
+	for range 5000 {
+		var b strings.Builder
+		for range r.IntN(12) {
+			b.WriteString(alphabet[r.IntN(len(alphabet))])
+		}
+		if got, want := collapse(b.String()), re.ReplaceAllString(b.String(), " "); got != want {
+			t.Fatalf("collapse(%q) = %q, want %q", b.String(), got, want)
+		}
 	}
 }

@@ -257,7 +257,9 @@ func (t *teiConv) blocks(n *teiNode, level int) {
 			if lab := c.child("label"); lab != nil {
 				tex += " " + strings.TrimSpace(lab.textAll())
 			}
-			t.emit("$$" + strings.ReplaceAll(tex, "$", `\$`) + "$$")
+			if tex = inlineTeX(tex); tex != "" {
+				t.emit("$$" + tex + "$$")
+			}
 		case "figure":
 			head, desc := "", ""
 			if h := c.child("head"); h != nil {
@@ -293,7 +295,9 @@ func (t *teiConv) inline(n *teiNode) string {
 				}
 				b.WriteString(escapeMarkdown(txt))
 			case v.XMLName.Local == "formula":
-				b.WriteString("$" + strings.ReplaceAll(txt, "$", `\$`) + "$")
+				if tex := inlineTeX(txt); tex != "" {
+					b.WriteString("$" + tex + "$")
+				}
 			default:
 				b.WriteString(t.inline(v))
 			}

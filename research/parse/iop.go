@@ -183,7 +183,7 @@ func (c *iopConv) displayMath(n *html.Node) {
 	if tex == "" {
 		return
 	}
-	c.emit("$$" + strings.ReplaceAll(tex, "$", `\$`) + "$$")
+	c.emit("$$" + inlineTeX(tex) + "$$")
 }
 
 // figure emits a figure's caption ("**Figure 1.** text").
@@ -299,7 +299,7 @@ func (c *iopConv) inlineInto(b *strings.Builder, n *html.Node) {
 		case k.DataAtom == atom.Script:
 			if t := attr(k, "type"); strings.HasPrefix(t, "math/tex") {
 				if tex := strings.TrimSpace(collapse(textOf(k))); tex != "" {
-					b.WriteString("$" + strings.ReplaceAll(tex, "$", `\$`) + "$")
+					b.WriteString("$" + inlineTeX(tex) + "$")
 				}
 			}
 		case skipNode(k):

@@ -2,7 +2,6 @@ package parse
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"golang.org/x/net/html"
@@ -332,7 +331,7 @@ func mathTeX(m *html.Node) string {
 	}
 	tex = strings.TrimSpace(collapse(tex))
 	tex = strings.TrimPrefix(strings.TrimSuffix(tex, `\displaystyle`), `\displaystyle`)
-	return strings.ReplaceAll(strings.TrimSpace(tex), "$", `\$`)
+	return inlineTeX(tex)
 }
 
 func mathMarkdown(m *html.Node) string {
@@ -346,9 +345,31 @@ func mathMarkdown(m *html.Node) string {
 	return "$" + tex + "$"
 }
 
-var spaceRe = regexp.MustCompile(`\s+`)
-
-func collapse(s string) string { return spaceRe.ReplaceAllString(s, " ") }
+// collapse replaces each run of ASCII white space (what RE2's \s
+// matches: tab, newline, form feed, carriage return, space) with one space.
+func collapse(s string) string {
+	isSpace := func(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' }
+	clean := true
+	for i := 0; i < len(s) && clean; i++ {
+		clean = !isSpace(s[i]) || (s[i] == ' ' && (i+1 == len(s) || !isSpace(s[i+1])))
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); i++ {
+		if !isSpace(s[i]) {
+			b.WriteByte(s[i])
+			continue
+		}
+		b.WriteByte(' ')
+		for i+1 < len(s) && isSpace(s[i+1]) {
+			i++
+		}
+	}
+	return b.String()
+}
 
 // DOM helpers.
 
@@ -412,7 +433,7 @@ func markdownList(n *html.Node, inline func(*html.Node) string) string {
 		if n.DataAtom == atom.Ol {
 			marker = fmt.Sprintf("%d. ", i)
 		}
-		b.WriteString(marker + inline(k) + "\n")
+		b.WriteString(marker + escapeLineStart(inline(k)) + "\n")
 	}
 	return b.String()
 }

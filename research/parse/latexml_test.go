@@ -47,7 +47,7 @@ func TestLaTeXMLGolden(t *testing.T) {
 		`$$A_{\lambda}=k(\lambda)\,E(B-V) \tag{1}$$`,
 		"[Calzetti et al., 2000](#ref-1)", `<span id="ref-2"></span>Smith, A., & Jones, B. 2020`,
 		"| Name | $z$ |", "| GN-z11 | 10.6 |", `<td colspan="2">Band</td>`,
-		"**Figure 1:** Attenuation curves at $z>6$.",
+		"**Figure 1:** Attenuation curves at $z\\gt 6$.",
 		"[^1]: See [the JWST site](<https://jwst.nasa.gov/>).",
 		"- first point;",
 	} {

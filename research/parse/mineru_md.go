@@ -251,16 +251,33 @@ func (n *mdNorm) indexRefs(blocks []mdBlock) {
 				n.refs[m[1]+m[2]] = num
 				rest = l[len(m[0]):]
 			}
-			if s := surnameRe.FindString(strings.TrimSpace(rest)); s != "" {
-				if y := refYearRe.FindString(rest); y != "" {
-					key := strings.ToLower(s) + "|" + y
-					if _, dup := n.byAuthorYear[key]; !dup {
-						n.byAuthorYear[key] = num
-					}
+			if key, ok := refKey(rest); ok {
+				if _, dup := n.byAuthorYear[key]; !dup {
+					n.byAuthorYear[key] = num
 				}
 			}
 		}
 	}
+}
+
+// notSurnames are capitalised words a reference entry or a sentence may
+// start with that are not an author's name: "The EHT Collaboration, 2019"
+// must not make "The 2019 campaign" a citation, nor "In prep." "In 2019".
+var notSurnames = map[string]bool{"the": true, "a": true, "an": true, "in": true, "on": true, "of": true, "for": true,
+	"from": true, "with": true, "at": true, "by": true, "as": true, "to": true, "and": true, "see": true, "this": true,
+	"these": true, "that": true, "we": true, "our": true, "since": true, "until": true, "after": true, "before": true,
+	"during": true, "between": true, "table": true, "figure": true, "fig": true, "section": true, "sect": true,
+	"eq": true, "equation": true, "appendix": true, "paper": true, "data": true, "release": true, "version": true}
+
+// refKey is a reference entry's author–year key, "surname|year" from its
+// first word and first year; false when the entry starts with no surname.
+func refKey(entry string) (string, bool) {
+	s := surnameRe.FindString(strings.TrimSpace(entry))
+	y := refYearRe.FindString(entry)
+	if s == "" || y == "" || notSurnames[strings.ToLower(s)] {
+		return "", false
+	}
+	return strings.ToLower(s) + "|" + y, true
 }
 
 // refList emits a paragraph of the reference list as numbered entries with
@@ -398,7 +415,7 @@ func (n *mdNorm) linkPlain(s string) string {
 		}
 	}
 	if len(n.byAuthorYear) > 0 {
-	next:
+		numeric := len(spans) // sorted by start, not overlapping
 		for _, m := range authorYearRe.FindAllStringSubmatchIndex(s, -1) {
 			num, ok := n.byAuthorYear[strings.ToLower(s[m[2]:m[3]])+"|"+s[m[8]:m[9]]]
 			if !ok {
@@ -408,10 +425,10 @@ func (n *mdNorm) linkPlain(s string) string {
 			if m[6] < 0 && m[10] >= 0 {
 				end = m[10]
 			}
-			for _, sp := range spans {
-				if m[0] < sp.end && sp.start < end {
-					continue next
-				}
+			// The first numeric citation ending after this one starts.
+			i := sort.Search(numeric, func(i int) bool { return spans[i].end > m[0] })
+			if i < numeric && spans[i].start < end {
+				continue // overlaps a numeric citation
 			}
 			spans = append(spans, span{m[0], end, "[" + escapeMarkdown(s[m[0]:end]) + "](#ref-" + strconv.Itoa(num) + ")"})
 		}

@@ -160,7 +160,7 @@ func escapeLineStart(s string) string {
 	if s == "" {
 		return s
 	}
-	if strings.ContainsRune("#+-=", rune(s[0])) {
+	if strings.ContainsRune("#+-=~", rune(s[0])) {
 		return `\` + s
 	}
 	return blockStartRe.ReplaceAllString(s, `$1\$2$3`)
@@ -201,13 +201,7 @@ func authorYearRefs(ps []para, hy map[string]bool) *mdNorm {
 			continue
 		}
 		entry++
-		raw := strings.TrimSpace(joinLines(p.lines, hy))
-		s := surnameRe.FindString(raw)
-		y := refYearRe.FindString(raw)
-		if s == "" || y == "" {
-			continue
-		}
-		if key := strings.ToLower(s) + "|" + y; n.byAuthorYear[key] == 0 {
+		if key, ok := refKey(joinLines(p.lines, hy)); ok && n.byAuthorYear[key] == 0 {
 			n.byAuthorYear[key] = entry
 		}
 	}

@@ -153,6 +153,20 @@ func (p Progress) Busy() bool {
 	return p.Queued > 0 || p.Indexing > 0
 }
 
+// PaperStatus is one paper's indexing state: "queued", "chunking",
+// "embedding", "indexed" or "failed"; "" when it was never queued.
+func (s *Service) PaperStatus(ctx context.Context, paperID int64) (string, error) {
+	var status string
+	err := s.st.Reader().GetContext(ctx, &status, `SELECT status FROM rag_documents WHERE paper_id = ?`, paperID)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("rag: paper %d indexing status: %w", paperID, err)
+	}
+	return status, nil
+}
+
 // Progress reports how far indexing has come.
 func (s *Service) Progress(ctx context.Context) (Progress, error) {
 	cached, gen, ok := s.progress.get()
