@@ -441,3 +441,18 @@ func TestCollapse(t *testing.T) {
 		}
 	}
 }
+
+func TestInlineTeX(t *testing.T) {
+	for in, want := range map[string]string{
+		` a<b \quad c>d `: `a\lt b \quad c\gt d`,
+		`|x| + \|y\|`:     `\vert x\vert  + \Vert y\Vert`,
+		`\$5 and $`:       `\$5 and \$`,
+		"x\\ ":            `x\,`,
+		`a\\ b`:           `a\\ b`,
+		"a\n\tb":          "a b",
+	} {
+		if got := inlineTeX(in); got != want {
+			t.Errorf("inlineTeX(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
