@@ -37,7 +37,7 @@ func aandaMarkdown(doc, refDoc *html.Node) (string, error) {
 		return "", ErrNoFullText
 	}
 	c := &aaConv{norm: &mdNorm{refs: map[string]int{}, byAuthorYear: map[string]int{}}, anchors: map[string]int{}, start: start,
-		before: map[*html.Node]bool{}, floats: floatHolders(doc)}
+		before: map[*html.Node]bool{}, floats: floatHolders(doc), end: articleEnd(doc, start)}
 	for p := start.Parent; p != nil; p = p.Parent {
 		c.before[p] = true
 	}
@@ -93,6 +93,7 @@ type aaConv struct {
 	tailLevel int
 	refsAt    int // output offset where the reference list goes
 	inAbs     bool
+	end       *html.Node          // without a References heading: the heading after the article
 	numbered  int                 // numbered section headings ("1 Introduction")
 	floats    map[*html.Node]bool // elements holding an image or a table
 }
@@ -163,18 +164,76 @@ func isHeading(n *html.Node) bool {
 // or ol after the References heading and before the next heading, outside
 // page chrome.
 func aandaReferenceList(doc *html.Node) *html.Node {
-	h := findFirst(doc, func(n *html.Node) bool {
-		return isHeading(n) && refsHeadingRe.MatchString(strings.TrimSpace(collapse(textOf(n))))
-	})
+	h := refsHeading(doc)
 	for n := nextInOrder(h, false); n != nil; n = nextInOrder(n, !aaSkip(n)) {
 		switch {
+		case aaSkip(n):
 		case isHeading(n):
 			return nil
-		case (n.DataAtom == atom.Ol || n.DataAtom == atom.Ul) && !aaSkip(n):
+		case n.DataAtom == atom.Ol || n.DataAtom == atom.Ul:
 			return n
 		}
 	}
 	return nil
+}
+
+// refsHeading is the References heading outside page chrome, or nil.
+func refsHeading(doc *html.Node) *html.Node {
+	var h *html.Node
+	walk(doc, func(n *html.Node) bool {
+		if h != nil || aaSkip(n) {
+			return false
+		}
+		if isHeading(n) && refsHeadingRe.MatchString(strings.TrimSpace(collapse(textOf(n)))) {
+			h = n
+			return false
+		}
+		return true
+	})
+	return h
+}
+
+// articleEnd is, on a page without a References heading, the heading the
+// article ends at: the first heading at the abstract's level or above that
+// follows the last numbered or usual section heading and is neither (the
+// page's own sections: metrics, related articles). Nil when the page has a
+// References heading (the article then ends after it) or no such heading.
+func articleEnd(doc, start *html.Node) *html.Node {
+	if refsHeading(doc) != nil {
+		return nil
+	}
+	top := headingRank(start)
+	var tops []*html.Node
+	started := false
+	walk(doc, func(n *html.Node) bool {
+		if aaSkip(n) {
+			return false
+		}
+		started = started || n == start
+		if started && isHeading(n) && headingRank(n) <= top {
+			tops = append(tops, n)
+		}
+		return true
+	})
+	last := 0 // the start heading is a section
+	for i, h := range tops {
+		plain := strings.TrimSpace(collapse(textOf(h)))
+		if numberedHeadingRe.MatchString(plain) || sectionNameRe.MatchString(plain) || afterRefsHeadingRe.MatchString(plain) {
+			last = i
+		}
+	}
+	if last+1 < len(tops) {
+		return tops[last+1]
+	}
+	return nil
+}
+
+// headingRank is 1 for h1 … 6 for h6 (7 for anything else).
+func headingRank(n *html.Node) int {
+	if isHeading(n) {
+		return int(n.Data[1] - '0')
+	}
+	return 7
 }
 
 // nextInOrder is the node after n in document order; into says whether
@@ -375,8 +434,7 @@ func (c *aaConv) heading(k *html.Node) {
 	case c.pastRefs && (c.tailLevel == 0 || level <= c.tailLevel):
 		c.done = true
 		return
-	case !c.pastRefs && c.numbered > 0 && level == 2 && !numberedHeadingRe.MatchString(plain) &&
-		!sectionNameRe.MatchString(plain) && !afterRefsHeadingRe.MatchString(plain):
+	case k == c.end:
 		c.done = true // the page after an article without a References heading
 		return
 	}

@@ -369,7 +369,7 @@ func TestAandAHostilePages(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if want := `We find $v \lt a href="https://evil.example/"\gt$1 km/s, 3$\times$10$^{5}$ and $\vert x\vert \,$.`; !strings.Contains(md, want) {
+		if want := `We find $v \lt a href="https://evil.example/"\gt$1 km/s, 3$\times$10$^{5}$ and $|x|\,$.`; !strings.Contains(md, want) {
 			t.Errorf("missing %q in\n%s", want, md)
 		}
 	})
@@ -444,15 +444,73 @@ func TestCollapse(t *testing.T) {
 
 func TestInlineTeX(t *testing.T) {
 	for in, want := range map[string]string{
-		` a<b \quad c>d `: `a\lt b \quad c\gt d`,
-		`|x| + \|y\|`:     `\vert x\vert  + \Vert y\Vert`,
-		`\$5 and $`:       `\$5 and \$`,
-		"x\\ ":            `x\,`,
-		`a\\ b`:           `a\\ b`,
-		"a\n\tb":          "a b",
+		` a<b \quad c>d `:                      `a\lt b \quad c\gt d`,
+		`|x| + \|y\| \left<x\right>`:           `|x| + \|y\| \left\lt x\right\gt`,
+		`\$5 and $`:                            `\$5 and \$`,
+		"x\\ ":                                 `x\,`,
+		`a\\ b`:                                `a\\ b`,
+		"a\n\tb":                               "a b",
+		`\begin{array}{c|c} a & b \end{array}`: `\begin{array}{c|c} a & b \end{array}`,
+		`\text{a<b, for $x>0$} > \mbox {c>d} e<f`: `\text{a\textless{}b, for \$x\textgreater{}0\$} \gt  \mbox {c\textgreater{}d} e\lt f`,
+		`\textbf{x{<}y} < z`:                      `\textbf{x{\textless{}}y} \lt  z`,
 	} {
 		if got := inlineTeX(in); got != want {
 			t.Errorf("inlineTeX(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+func TestEscapeCellMath(t *testing.T) {
+	for in, want := range map[string]string{
+		`a \| b`:             `a \| b`,
+		`$|x|$ and $\|y\|$`:  `$\|x\|$ and $\Vert y\Vert $`,
+		`$$|x|$$ \$ | $|y|$`: `$$\|x\|$$ \$ | $\|y\|$`,
+	} {
+		if got := escapeCellMath(in); got != want {
+			t.Errorf("escapeCellMath(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestEscapeStrayDollars: MinerU's formulas stay, its prices do not become
+// math in the reader.
+func TestEscapeStrayDollars(t *testing.T) {
+	for in, want := range map[string]string{
+		"grants of US$50,000 and US$20,000": `grants of US\$50,000 and US\$20,000`,
+		"from $5-$10, A$1 coin":             `from \$5-\$10, A\$1 coin`,
+		`about $\sim$10 Myr and $M_\odot$`:  `about $\sim$10 Myr and $M_\odot$`,
+		`$$E=mc^2$$ costs \$3`:              `$$E=mc^2$$ costs \$3`,
+		"a $ b $x$ and $y\nz$ $":            "a \\$ b $x$ and \\$y\nz\\$ \\$",
+	} {
+		if got := escapeStrayDollars(in); got != want {
+			t.Errorf("escapeStrayDollars(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestAandAArticleBounds: without a References heading only the headings
+// after the last section end the article; menus are not reference lists.
+func TestAandAArticleBounds(t *testing.T) {
+	page := `<nav><h3>References</h3><ul><li>Home</li><li>Menu</li></ul></nav>
+<h2><a name="abs"></a>Abstract</h2><p>A.</p><h2>1 Introduction</h2><p>One.</p>
+<h2>Observations with JWST</h2><p>Kept.</p><h2>3 Later</h2><p>Also kept.</p><h2>Summary and outlook.</h2><p>Outlook kept.</p>
+<h2>Current usage metrics</h2><p>Login.</p><h2>Related articles</h2><p>More.</p>`
+	md, err := AandAHTMLToMarkdown([]byte(page), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, must := range []string{"## Observations with JWST\n\nKept.", "## 3 Later\n\nAlso kept.", "## Summary and outlook.\n\nOutlook kept."} {
+		if !strings.Contains(md, must) {
+			t.Errorf("missing %q in\n%s", must, md)
+		}
+	}
+	for _, never := range []string{"usage metrics", "Login", "Related", "Home"} {
+		if strings.Contains(md, never) {
+			t.Errorf("%q leaked:\n%s", never, md)
+		}
+	}
+	hiddenHeading := `<h2>References</h2><h3 hidden>x</h3><ul><li>Doe 2019</li></ul>`
+	if l := aandaReferenceList(mustParse(t, hiddenHeading)); l == nil {
+		t.Error("a hidden heading hid the reference list")
 	}
 }

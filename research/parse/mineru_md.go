@@ -25,7 +25,7 @@ func normalizeMinerU(md string) string {
 	for _, b := range blocks {
 		switch {
 		case b.kind == mdHeading:
-			text := strings.TrimSpace(b.text)
+			text := escapeStrayDollars(strings.TrimSpace(b.text))
 			lvl := headingLevelFromNumbering(text, b.level)
 			if !titled && lvl == 0 {
 				lvl = 1 // the first unnumbered heading is the title
@@ -49,7 +49,7 @@ func normalizeMinerU(md string) string {
 				out = append(out, list)
 			}
 		default:
-			if t := n.citations(captionLabel(dropImages(b.text))); strings.TrimSpace(t) != "" {
+			if t := n.citations(escapeStrayDollars(captionLabel(dropImages(b.text)))); strings.TrimSpace(t) != "" {
 				out = append(out, strings.TrimSpace(t))
 			}
 		}
@@ -161,7 +161,7 @@ var (
 	// numberedHeadingRe: "1 Introduction", "2.1. Data", "A.2 Tests".
 	numberedHeadingRe = regexp.MustCompile(`^([0-9]{1,2}(?:\.[0-9]{1,2})*\.?|[A-Z](?:\.[0-9]{1,2})+\.?|[A-Z]\.)\s+\S`)
 	refsHeadingRe     = regexp.MustCompile(`(?i)^(?:[0-9]+\.?\s+)?(?:references|bibliography|literature cited)\s*$`)
-	sectionNameRe     = regexp.MustCompile(`(?i)^(?:[0-9]+\.?\s+)?(?:abstract|introduction|references|bibliography|literature cited|acknowledge?ments?|appendix(?:\s.*)?|conclusions?|summary|data availability)\s*$`)
+	sectionNameRe     = regexp.MustCompile(`(?i)^(?:[0-9]+\.?\s+)?(?:abstract|introduction|references|bibliography|literature cited|acknowledge?ments?|appendix(?:\s.*)?|conclusions?(?:\s+and\s+(?:outlook|future work|perspectives))?|summary(?:\s+and\s+(?:conclusions?|outlook|discussion))?|discussion(?:\s+and\s+conclusions?)?|concluding remarks|data availability(?:\s+statement)?|author contributions?|conflicts? of interest|competing interests?|funding|software|facilities|note added in proof)\s*[.:]?\s*$`)
 )
 
 // headingLevelFromNumbering is a heading's level from its numbering
@@ -293,7 +293,7 @@ func (n *mdNorm) refList(text string) string {
 		if m := refLabelRe.FindStringSubmatch(l); m != nil {
 			l = l[len(m[0]):]
 		}
-		fmt.Fprintf(&b, "%d. <span id=\"ref-%d\"></span>%s\n", n.entries, n.entries, linkIdentifiersRaw(dropImages(l)))
+		fmt.Fprintf(&b, "%d. <span id=\"ref-%d\"></span>%s\n", n.entries, n.entries, linkIdentifiersRaw(escapeStrayDollars(dropImages(l))))
 	}
 	return strings.TrimRight(b.String(), "\n")
 }
@@ -334,7 +334,7 @@ func (n *mdNorm) citations(s string) string {
 	if len(n.refs) == 0 && len(n.byAuthorYear) == 0 {
 		return s
 	}
-	parts := strings.Split(s, "$")
+	parts := splitMath(s)
 	for i := 0; i < len(parts); i += 2 { // even parts are outside math
 		parts[i] = n.linkNumeric(parts[i])
 		parts[i] = n.linkAuthorYear(parts[i])

@@ -50,7 +50,7 @@ func tableMarkdown(n *xhtml.Node, cellText func(*xhtml.Node) string) string {
 		for i, r := range rows {
 			b.WriteString("|")
 			for _, cl := range r {
-				b.WriteString(" " + cl.text + " |")
+				b.WriteString(" " + escapeCellMath(cl.text) + " |")
 			}
 			b.WriteString("\n")
 			if i == 0 {
