@@ -20,6 +20,11 @@ func (c *Client) doCached(ctx context.Context, req *http.Request, co call) (*Res
 	shared := co
 	shared.types = nil
 	r, err := c.flights.Do(ctx, key, func() (*Response, error) {
+		// A flight that ended between the cache miss above and this one
+		// starting has stored its answer: use it, not a second request.
+		if r, ok := c.cache.get(key, c.opt.Now()); ok {
+			return r, nil
+		}
 		r, err := c.exchange(context.WithoutCancel(ctx), req, shared, readAll(shared.maxBytes))
 		if err == nil && r.Status == http.StatusOK {
 			c.cache.put(key, r, c.opt.Now().Add(co.cacheTTL))
