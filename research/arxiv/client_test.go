@@ -7,9 +7,11 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
 	"reflect"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -19,18 +21,28 @@ import (
 )
 
 // fakeAPI is an httptest stand-in for export.arxiv.org/api/query that
-// records the query of every request.
+// records the query of every request from this test's clients: they send
+// the fake's own User-Agent, so a stray request from another test process
+// that reuses a closed server's port (a detached request dialling late)
+// is turned away, not counted.
 type fakeAPI struct {
 	*httptest.Server
+	ua      string
 	mu      sync.Mutex
 	queries []url.Values
 	raw     []string
 }
 
+var fakeAPIs atomic.Int64
+
 func newFakeAPI(t *testing.T, h func(w http.ResponseWriter, q url.Values)) *fakeAPI {
 	t.Helper()
-	f := &fakeAPI{}
+	f := &fakeAPI{ua: fmt.Sprintf("arxiv-fake-%d-%d", os.Getpid(), fakeAPIs.Add(1))}
 	f.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.UserAgent() != f.ua {
+			http.Error(w, "not this test's client", http.StatusServiceUnavailable)
+			return
+		}
 		if r.URL.Path != "/api/query" || r.Method != http.MethodGet {
 			http.Error(w, "unexpected "+r.Method+" "+r.URL.Path, http.StatusNotFound)
 			return
@@ -53,9 +65,11 @@ func (f *fakeAPI) requests() ([]url.Values, []string) {
 
 // client returns a Client on the real guarded fetch client, allowed to
 // reach the fake and not rate limited.
-func (f *fakeAPI) client() *Client {
-	fc := fetch.New(fetch.Options{Allow: []string{f.URL}, DefaultRate: rate.Inf, PerHost: map[string]rate.Limit{}})
-	return New(f.URL+"/api/query", fc)
+func (f *fakeAPI) client() *Client { return New(f.URL+"/api/query", f.fetcher()) }
+
+// fetcher is the guarded fetch client the fake's clients use.
+func (f *fakeAPI) fetcher() *fetch.Client {
+	return fetch.New(fetch.Options{Allow: []string{f.URL}, DefaultRate: rate.Inf, PerHost: map[string]rate.Limit{}, UserAgent: f.ua})
 }
 
 // serveFixture answers with a testdata file as Atom.
@@ -375,7 +389,7 @@ func TestErrorsWithoutRequest(t *testing.T) {
 	if _, err := api.client().Search(ctx, Query{Terms: "x"}); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled context: %v", err)
 	}
-	fc := fetch.New(fetch.Options{Allow: []string{api.URL}, DefaultRate: rate.Inf, PerHost: map[string]rate.Limit{}})
+	fc := api.fetcher()
 	for _, base := range []string{"ftp://example.org/api", "not a url", "/api/query"} {
 		if _, err := New(base, fc).Search(context.Background(), Query{Terms: "x"}); err == nil || !strings.Contains(err.Error(), "base URL") {
 			t.Errorf("base %q: error %v", base, err)
