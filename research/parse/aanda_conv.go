@@ -48,26 +48,13 @@ func aandaMarkdown(doc, refDoc *html.Node) (string, error) {
 		}
 	}
 	refs := c.indexRefs(list)
-	if t := metaContent(doc, "citation_title"); t != "" {
-		c.emit("# " + escapeMarkdown(collapse(t)))
-	}
-	var authors []string
-	for _, a := range metaContents(doc, "citation_author") {
-		authors = append(authors, escapeMarkdown(collapse(a)))
-	}
-	if len(authors) > 0 {
-		c.emit("*" + strings.Join(authors, ", ") + "*")
-	}
+	c.emit(titleAuthors(doc))
 	c.block(doc)
 	if c.numbered == 0 {
 		return "", ErrNoFullText
 	}
 	if len(refs) > 0 {
-		var b strings.Builder
-		for i, r := range refs {
-			fmt.Fprintf(&b, "%d. <span id=\"ref-%d\"></span>%s\n", i+1, i+1, r)
-		}
-		c.emitAt(c.refsAt, "## References\n\n"+b.String())
+		c.emitAt(c.refsAt, "## References\n\n"+refListMarkdown(refs))
 	}
 	md := strings.TrimSpace(c.out.String())
 	if !hasLetter(md) {

@@ -6,8 +6,6 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -17,7 +15,6 @@ import (
 	"golang.org/x/net/html"
 	"golang.org/x/time/rate"
 
-	"github.com/astroresearch/astroresearch/migrations"
 	"github.com/astroresearch/astroresearch/research/fetch"
 	"github.com/astroresearch/astroresearch/store"
 )
@@ -46,17 +43,7 @@ func TestAandAGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden := filepath.Join("testdata", "aanda_aa46770-23.md")
-	if *update {
-		os.WriteFile(golden, []byte(md), 0o644)
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if md != string(want) {
-		t.Errorf("Markdown differs from %s (run with -update to accept):\n%s", golden, md)
-	}
+	checkGolden(t, "aanda_aa46770-23.md", md)
 	for _, must := range []string{
 		"# Radio galaxies in the LOFAR deep fields\n\n*A. Astronomer, B. Observer*\n\n## Abstract\n\n*Context.* Radio galaxies",
 		`with $M_\bullet \gt 10^{8}\,M_\odot$.`,
@@ -266,15 +253,7 @@ func FuzzAandAHTML(f *testing.F) {
 // on it, and the engine is recorded.
 func TestServiceAandAPaper(t *testing.T) {
 	ctx := context.Background()
-	dir := t.TempDir()
-	st, err := store.Open(ctx, filepath.Join(dir, "a.db"), store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	if _, err := st.Migrate(ctx, migrations.FS); err != nil {
-		t.Fatal(err)
-	}
+	st, dir := newTestStore(t)
 	full := "/articles/aa/full_html/2023/07/aa46770-23/aa46770-23.html"
 	srv := httptest.NewServer(&aandaSite{pages: map[string]string{
 		full: string(readTestdata(t, "testdata/aanda_aa46770-23.html")),

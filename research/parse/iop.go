@@ -89,16 +89,7 @@ func IOPHTMLToMarkdown(page []byte) (string, error) {
 	}
 	c := &iopConv{norm: &mdNorm{refs: map[string]int{}, byAuthorYear: map[string]int{}}}
 	refs := c.references(doc)
-	if t := metaContent(doc, "citation_title"); t != "" {
-		c.emit("# " + escapeMarkdown(collapse(t)))
-	}
-	var authors []string
-	for _, a := range metaContents(doc, "citation_author") {
-		authors = append(authors, escapeMarkdown(collapse(a)))
-	}
-	if len(authors) > 0 {
-		c.emit("*" + strings.Join(authors, ", ") + "*")
-	}
+	c.emit(titleAuthors(doc))
 	if abs := findFirst(doc, func(n *html.Node) bool { return hasClass(n, "wd-jnl-art-abstract") }); abs != nil {
 		if findFirst(abs, func(n *html.Node) bool { return n.DataAtom == atom.H2 || n.DataAtom == atom.H3 }) == nil {
 			c.emit("## Abstract")
@@ -110,12 +101,7 @@ func IOPHTMLToMarkdown(page []byte) (string, error) {
 		c.footnotes(fn)
 	}
 	if len(refs) > 0 {
-		c.emit("## References")
-		var b strings.Builder
-		for i, r := range refs {
-			fmt.Fprintf(&b, "%d. <span id=\"ref-%d\"></span>%s\n", i+1, i+1, r)
-		}
-		c.emit(b.String())
+		c.emit("## References\n\n" + refListMarkdown(refs))
 	}
 	md := strings.TrimSpace(c.out.String())
 	if !hasLetter(md) {
@@ -405,6 +391,33 @@ func surname(author string) string {
 		}
 	}
 	return ""
+}
+
+// titleAuthors is the "# Title" and "*A, B*" lines from a page's
+// citation_title and citation_author meta tags ("" without them).
+func titleAuthors(doc *html.Node) string {
+	var lines []string
+	if t := metaContent(doc, "citation_title"); t != "" {
+		lines = append(lines, "# "+escapeMarkdown(collapse(t)))
+	}
+	var authors []string
+	for _, a := range metaContents(doc, "citation_author") {
+		authors = append(authors, escapeMarkdown(collapse(a)))
+	}
+	if len(authors) > 0 {
+		lines = append(lines, "*"+strings.Join(authors, ", ")+"*")
+	}
+	return strings.Join(lines, "\n\n")
+}
+
+// refListMarkdown renders reference entries as a numbered list, entry n
+// anchored #ref-n.
+func refListMarkdown(refs []string) string {
+	var b strings.Builder
+	for i, r := range refs {
+		fmt.Fprintf(&b, "%d. <span id=\"ref-%d\"></span>%s\n", i+1, i+1, r)
+	}
+	return b.String()
 }
 
 func metaContent(doc *html.Node, name string) string {

@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -44,17 +43,7 @@ func TestIOPGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden := filepath.Join("testdata", "iop_apj_ad1234.md")
-	if *update {
-		os.WriteFile(golden, []byte(md), 0o644)
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if md != string(want) {
-		t.Errorf("Markdown differs from %s (run with -update to accept):\n%s", golden, md)
-	}
+	checkGolden(t, "iop_apj_ad1234.md", md)
 	for _, must := range []string{
 		"# Cold Gas in Ultra-faint Dwarf Galaxies\n\n*A. Astronomer, B. Observer*\n",
 		"## Abstract\n\nWe stack \\[C ii\\] observations",

@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -28,19 +27,7 @@ func TestLaTeXMLGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden := filepath.Join("testdata", "arxiv_2401.01234.md")
-	if *update {
-		if err := os.WriteFile(golden, []byte(md), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if md != string(want) {
-		t.Errorf("Markdown differs from %s (run with -update to accept):\n%s", golden, md)
-	}
+	checkGolden(t, "arxiv_2401.01234.md", md)
 	for _, must := range []string{
 		"# Dust attenuation in high-redshift galaxies\n\n*A. Astronomer*\n",
 		"## 1 Introduction", "### 2.1 The attenuation law", "## References",

@@ -64,17 +64,7 @@ func TestMinerUEngine(t *testing.T) {
 	if seen.FormValue("return_md") != "true" || seen.FormValue("lang_list") != "en" || len(steps) == 0 {
 		t.Errorf("form return_md=%q lang_list=%q, steps %v", seen.FormValue("return_md"), seen.FormValue("lang_list"), steps)
 	}
-	golden := filepath.Join("testdata", "mineru_file_parse.md")
-	if *update {
-		os.WriteFile(golden, []byte(doc.Markdown), 0o644)
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if doc.Markdown != string(want) {
-		t.Errorf("Markdown differs from %s (run with -update to accept):\n%s", golden, doc.Markdown)
-	}
+	checkGolden(t, "mineru_file_parse.md", doc.Markdown)
 	for _, must := range []string{
 		"# Cold gas in ultra-faint dwarf galaxies\n", "## Abstract\n", "## 1 Introduction\n", "## 2 Data\n", "### 2.1 Stacking\n",
 		"gas rich ([Smith & Jones 2020](#ref-2)), and their slope $\\beta$ is steep. [Lee (2021)](#ref-1) stacked",

@@ -4,13 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/astroresearch/astroresearch/migrations"
 	"github.com/astroresearch/astroresearch/store"
 )
 
@@ -48,15 +46,7 @@ func (g *gate) Parse(ctx context.Context, _ Input, _ Progress) (Document, error)
 // run; a waiting parse whose context ends gives up without running.
 func TestServiceBoundsParallelParses(t *testing.T) {
 	ctx := context.Background()
-	dir := t.TempDir()
-	st, err := store.Open(ctx, filepath.Join(dir, "a.db"), store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	if _, err := st.Migrate(ctx, migrations.FS); err != nil {
-		t.Fatal(err)
-	}
+	st, dir := newTestStore(t)
 	const n = MaxParallel + 3
 	ids := make([]int64, n+1)
 	for i := range ids {

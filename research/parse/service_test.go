@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/astroresearch/astroresearch/migrations"
 	"github.com/astroresearch/astroresearch/store"
 )
 
@@ -25,15 +24,7 @@ func (failing) Parse(context.Context, Input, Progress) (Document, error) {
 func TestServiceParse(t *testing.T) {
 	requireSamples(t)
 	ctx := context.Background()
-	dir := t.TempDir()
-	st, err := store.Open(ctx, filepath.Join(dir, "a.db"), store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	if _, err := st.Migrate(ctx, migrations.FS); err != nil {
-		t.Fatal(err)
-	}
+	st, dir := newTestStore(t)
 	id := "2006.00001"
 	p, _, err := st.UpsertPaper(ctx, store.Paper{Title: "MNRAS guide", ArxivID: &id})
 	if err != nil {
