@@ -30,11 +30,7 @@ func layoutMarkdown(pages []page) string {
 	demoteRuns(a.paras)
 	markNumberedRefs(a.paras)
 	hy := hyphenated(a.paras)
-	refs := numberedRefs(a.paras)
-	var byYear *mdNorm
-	if len(refs) == 0 {
-		byYear = authorYearRefs(a.paras, hy)
-	}
+	cites := pdfCitations(a.paras, hy)
 	var out strings.Builder
 	entry := 0
 	for _, p := range a.paras {
@@ -49,13 +45,11 @@ func layoutMarkdown(pages []page) string {
 			entry++
 			if m := refStartRe.FindStringSubmatch(raw); m != nil && strings.HasPrefix(m[1], "[") {
 				txt = `<span id="ref-` + strings.Trim(m[1], "[]") + `"></span>` + txt
-			} else if byYear != nil {
+			} else if cites != nil && len(cites.refs) == 0 {
 				txt = `<span id="ref-` + strconv.Itoa(entry) + `"></span>` + txt
 			}
-		case p.kind == kindText && len(refs) > 0:
-			txt = linkCitations(raw, refs)
-		case p.kind == kindText && byYear != nil:
-			txt = byYear.linkPlain(raw)
+		case p.kind == kindText && cites != nil:
+			txt = cites.linkPlain(raw)
 		default:
 			txt = escapeMarkdown(raw)
 		}
@@ -189,12 +183,26 @@ func linkIdentifiers(s string) string {
 	return b.String()
 }
 
-// authorYearRefs indexes an unnumbered (author–year) reference list: entry
-// n, counted in order, by its first author's surname and year, so that
-// "Smith et al. (2020)" in the text links to #ref-n. Nil when the list has
-// no such entries.
-func authorYearRefs(ps []para, hy map[string]bool) *mdNorm {
-	n := &mdNorm{byAuthorYear: map[string]int{}}
+// pdfCitations indexes the reference list for linking citations in the
+// text: a "[n]"-style list by its labels (entry "[n]" is #ref-n), else an
+// unnumbered (author–year) list by each entry's first author and year
+// (entry n, counted in order, is #ref-n). Nil when there is nothing to link.
+func pdfCitations(ps []para, hy map[string]bool) *mdNorm {
+	n := &mdNorm{refs: map[string]int{}, byAuthorYear: map[string]int{}}
+	for _, p := range ps {
+		if p.kind != kindReference || len(p.lines) == 0 {
+			continue
+		}
+		if m := refStartRe.FindStringSubmatch(p.lines[0]); m != nil && strings.HasPrefix(m[1], "[") {
+			label := strings.Trim(m[1], "[]")
+			if num, err := strconv.Atoi(label); err == nil {
+				n.refs[label] = num
+			}
+		}
+	}
+	if len(n.refs) > 0 {
+		return n
+	}
 	entry := 0
 	for _, p := range ps {
 		if p.kind != kindReference || len(p.lines) == 0 {
@@ -211,44 +219,4 @@ func authorYearRefs(ps []para, hy map[string]bool) *mdNorm {
 	return n
 }
 
-// numberedRefs is the set of reference numbers of a "[n]"-style list.
-func numberedRefs(ps []para) map[string]bool {
-	refs := map[string]bool{}
-	for _, p := range ps {
-		if p.kind != kindReference || len(p.lines) == 0 {
-			continue
-		}
-		if m := refStartRe.FindStringSubmatch(p.lines[0]); m != nil && strings.HasPrefix(m[1], "[") {
-			refs[strings.Trim(m[1], "[]")] = true
-		}
-	}
-	return refs
-}
-
 var citeTokenRe = regexp.MustCompile(`[0-9]+|[^0-9]+`)
-
-var citeRe = regexp.MustCompile(`\[([0-9]{1,4}(?:\s*[,–-]\s*[0-9]{1,4})*)\]`)
-
-// linkCitations escapes text and links numeric citations ("[3]",
-// "[2, 5–7]") to the reference list's anchors; each number is linked
-// when the list has it.
-func linkCitations(s string, refs map[string]bool) string {
-	var b strings.Builder
-	last := 0
-	for _, m := range citeRe.FindAllStringSubmatchIndex(s, -1) {
-		b.WriteString(escapeMarkdown(s[last:m[0]]))
-		inner := s[m[2]:m[3]]
-		b.WriteString(`\[`)
-		for _, tok := range citeTokenRe.FindAllString(inner, -1) {
-			if refs[tok] {
-				b.WriteString("[" + tok + "](#ref-" + tok + ")")
-			} else {
-				b.WriteString(escapeMarkdown(tok))
-			}
-		}
-		b.WriteString(`\]`)
-		last = m[1]
-	}
-	b.WriteString(escapeMarkdown(s[last:]))
-	return b.String()
-}
