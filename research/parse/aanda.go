@@ -106,25 +106,23 @@ func (e *AandAHTMLEngine) Parse(ctx context.Context, in Input, progress Progress
 	if err != nil {
 		return Document{}, fmt.Errorf("html: %w", err)
 	}
-	md, err := aandaMarkdown(doc, nil)
-	if err != nil {
-		return Document{}, err
-	}
-	if aandaReferenceList(doc) == nil {
-		// The list from the article's reference page; without it the text
-		// is still worth having, its citations plain.
+	var refDoc *html.Node
+	if aandaReferenceList(doc) == nil && hasNumberedSection(doc) {
+		// The list from the article's reference page (only for a page with
+		// an article on it); without it the text is still worth having,
+		// its citations plain.
 		progress.report("fetching the A&A reference list")
 		r, err := e.get(ctx, page.url("ref"), lim)
 		if ctx.Err() != nil {
 			return Document{}, ctx.Err()
 		}
 		if err == nil {
-			if refDoc, err := html.Parse(bytes.NewReader(r.Body)); err == nil {
-				if withRefs, err := aandaMarkdown(doc, refDoc); err == nil {
-					md = withRefs
-				}
-			}
+			refDoc, _ = html.Parse(bytes.NewReader(r.Body))
 		}
+	}
+	md, err := aandaMarkdown(doc, refDoc)
+	if err != nil {
+		return Document{}, err
 	}
 	return Document{Markdown: md, Engine: e.Name(), Source: source}, nil
 }

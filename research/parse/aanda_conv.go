@@ -164,6 +164,24 @@ func aandaReferenceList(doc *html.Node) *html.Node {
 	return nil
 }
 
+// hasNumberedSection reports whether the page, outside its chrome, has a
+// numbered section heading ("1 Introduction"): an article, not an abstract
+// page.
+func hasNumberedSection(doc *html.Node) bool {
+	found := false
+	walk(doc, func(n *html.Node) bool {
+		if found || aaSkip(n) {
+			return false
+		}
+		if isHeading(n) && numberedHeadingRe.MatchString(strings.TrimSpace(collapse(textOf(n)))) {
+			found = true
+			return false
+		}
+		return true
+	})
+	return found
+}
+
 // refsHeading is the References heading outside page chrome, or nil.
 func refsHeading(doc *html.Node) *html.Node {
 	var h *html.Node

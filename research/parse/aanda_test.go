@@ -129,6 +129,8 @@ func (s *aandaSite) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "blocked", http.StatusForbidden)
 	case r.URL.Path == "/10.1051/0004-6361/202300001":
 		http.Redirect(w, r, "/about-aa", http.StatusFound)
+	case r.URL.Path == "/10.1051/0004-6361/202300004": // straight to a full_html page that holds only the abstract
+		http.Redirect(w, r, "/articles/aa/full_html/2023/07/aa00004-23/aa00004-23.html", http.StatusFound)
 	case r.URL.Path == "/10.1051/0004-6361/202300003":
 		http.Redirect(w, r, "/articles/aa/abs/2023/07/aa00003-23/aa00003-23.html", http.StatusFound)
 	case r.URL.Path == "/articles/aa/full_html/2023/07/aa00003-23/aa00003-23.html": // no full text: back to the abstract
@@ -186,6 +188,15 @@ func TestAandAHTMLEngine(t *testing.T) {
 	site.pages["/articles/aa/abs/2023/07/aa00003-23/aa00003-23.html"] = aandaAbstractPage
 	if _, err := e.Parse(ctx, Input{DOI: "10.1051/0004-6361/202300003"}, nil); !errors.Is(err, ErrNoFullText) {
 		t.Errorf("full text redirected to the abstract: %v, want ErrNoFullText", err)
+	}
+
+	site.pages["/articles/aa/full_html/2023/07/aa00004-23/aa00004-23.html"] = aandaAbstractPage
+	site.paths = nil
+	if _, err := e.Parse(ctx, Input{DOI: "10.1051/0004-6361/202300004"}, nil); !errors.Is(err, ErrNoFullText) {
+		t.Errorf("abstract-only full_html page: %v, want ErrNoFullText", err)
+	}
+	if got := strings.Join(site.paths, " "); strings.Contains(got, "/ref/") {
+		t.Errorf("the reference page was fetched for an abstract page: %s", got)
 	}
 
 	// A DOI that leads to another site: the full text still comes from
