@@ -153,6 +153,3 @@ func (s *Server) routes() {
 // BookmarkletGroup returns the route group of CORS layer (b), for features
 // that register import endpoints there (and for tests).
 func (s *Server) BookmarkletGroup() *echo.Group { return s.bookmarklet }
-
-// APIGroup returns the authenticated JSON API group (CORS layer c).
-func (s *Server) APIGroup() *echo.Group { return s.api }
