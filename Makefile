@@ -7,11 +7,13 @@ TAGS    := sqlite_fts5
 BIN     := bin/astroresearch
 VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 TEMPL   := $(GO) run github.com/a-h/templ/cmd/templ@v0.3.1100
+# The linter, pinned: go run builds it once into the Go build cache.
+STATICCHECK := $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
 LDFLAGS := -s -w -X main.version=$(VERSION)
 # Packages whose tests exercise concurrency; CI runs them with -race.
 RACE_PKGS := ./store/... ./auth/... ./handlers/... ./agent/... ./research/... ./internal/...
 
-.PHONY: all run build test race bench docker vendor generate deps-c deps-browser deps-pdf deps-parse clean
+.PHONY: all run build test race lint bench docker vendor generate deps-c deps-browser deps-pdf deps-parse clean
 
 all: build
 
@@ -32,6 +34,11 @@ test: deps-c deps-browser deps-parse vendor generate
 ## race: the concurrent packages under the race detector
 race: deps-c vendor generate
 	$(GO) test -race -tags $(TAGS) $(RACE_PKGS)
+
+## lint: staticcheck (pinned) over every package, browser tests included;
+## a finding that is deliberate carries a //lint:ignore CHECK reason line
+lint: deps-c vendor generate
+	$(STATICCHECK) -tags $(TAGS) ./...
 
 ## bench: benchmarks (figures are printed, nothing is asserted)
 bench: deps-c deps-browser deps-parse vendor generate

@@ -33,6 +33,7 @@ func chatRequest(req Request, model string, stream bool) openai.ChatCompletionRe
 		} else {
 			// max_tokens is what OpenAI-compatible servers (Ollama, vLLM,
 			// DashScope, DeepSeek, llama.cpp) understand.
+			//lint:ignore SA1019 max_tokens is deprecated by OpenAI only; the servers above need it.
 			out.MaxTokens = req.MaxTokens
 		}
 	}

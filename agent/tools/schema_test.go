@@ -20,23 +20,24 @@ type samplePaging struct {
 
 // sampleArgs exercises every mapping rule of SchemaOf.
 type sampleArgs struct {
-	Query  string          `json:"query" desc:"Search text <b> & more." minLength:"1" maxLength:"500"`
-	Limit  int             `json:"limit,omitempty" desc:"Max results." min:"1" max:"50" default:"10"`
-	Score  float64         `json:"score,omitempty" min:"0" max:"1.5"`
-	Exact  bool            `json:"exact"`
-	Count  uint8           `json:"count,omitempty"`
-	Tags   []string        `json:"tags,omitempty" enum:"a,b" max:"3"`
-	Todos  []sampleTodo    `json:"todos,omitempty"`
-	Extra  map[string]int  `json:"extra,omitempty"`
-	Opt    *string         `json:"opt"`
-	Raw    json.RawMessage `json:"raw,omitempty"`
-	Any    any             `json:"any,omitempty"`
-	When   time.Time       `json:"when,omitzero"`
-	Grid   [2]int          `json:"grid,omitempty"`
-	Blob   []byte          `json:"blob,omitempty"`
-	Level  int8            `json:"level,omitempty" enum:"1,2,3"`
-	Skip   string          `json:"-"`
-	NoTag  string
+	Query string          `json:"query" desc:"Search text <b> & more." minLength:"1" maxLength:"500"`
+	Limit int             `json:"limit,omitempty" desc:"Max results." min:"1" max:"50" default:"10"`
+	Score float64         `json:"score,omitempty" min:"0" max:"1.5"`
+	Exact bool            `json:"exact"`
+	Count uint8           `json:"count,omitempty"`
+	Tags  []string        `json:"tags,omitempty" enum:"a,b" max:"3"`
+	Todos []sampleTodo    `json:"todos,omitempty"`
+	Extra map[string]int  `json:"extra,omitempty"`
+	Opt   *string         `json:"opt"`
+	Raw   json.RawMessage `json:"raw,omitempty"`
+	Any   any             `json:"any,omitempty"`
+	When  time.Time       `json:"when,omitzero"`
+	Grid  [2]int          `json:"grid,omitempty"`
+	Blob  []byte          `json:"blob,omitempty"`
+	Level int8            `json:"level,omitempty" enum:"1,2,3"`
+	Skip  string          `json:"-"`
+	NoTag string
+	//lint:ignore U1000 the test checks that unexported fields stay out of the schema.
 	hidden string
 	samplePaging
 }
@@ -99,6 +100,7 @@ func TestSchemaOfShapes(t *testing.T) {
 			`{"type":"object","properties":{"inner":{"type":"object","properties":{"page":{"type":"integer","minimum":1}},"required":[],"additionalProperties":false}},"required":["inner"],"additionalProperties":false}`},
 		{"string", reflect.TypeFor[string](), `{"type":"string"}`},
 		{"dash comma names a field -", reflect.TypeFor[struct {
+			//lint:ignore SA5008 the case is what encoding/json does with this tag.
 			D string `json:"-,omitempty"`
 		}](), `{"type":"object","properties":{"-":{"type":"string"}},"required":[],"additionalProperties":false}`},
 		{"slice of maps", reflect.TypeFor[[]map[string]bool](), `{"type":"array","items":{"type":"object","additionalProperties":{"type":"boolean"}}}`},

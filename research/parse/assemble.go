@@ -13,7 +13,6 @@ type para struct {
 	kind  paraKind
 	level int // headings: 1–4
 	lines []string
-	ended bool // closed by layout (a heading, a new block that cannot continue it)
 }
 
 type paraKind int

@@ -202,16 +202,18 @@ func (c *lxConv) figure(n *html.Node) {
 }
 
 func (c *lxConv) caption(n *html.Node) {
-	for _, cap := range findAll(n, func(x *html.Node) bool { return x.DataAtom == atom.Figcaption || hasClass(x, "ltx_caption") }) {
-		txt := c.inline(cap)
-		if tag := findFirst(cap, func(x *html.Node) bool { return hasClass(x, "ltx_tag") }); tag != nil {
-			label := strings.TrimSpace(collapse(textOf(tag)))
-			rest := strings.TrimSpace(strings.TrimPrefix(txt, escapeMarkdown(label)))
-			txt = "**" + escapeMarkdown(strings.TrimSuffix(label, ":")) + ":** " + rest
-		}
-		c.emit(txt)
-		break
+	caps := findAll(n, func(x *html.Node) bool { return x.DataAtom == atom.Figcaption || hasClass(x, "ltx_caption") })
+	if len(caps) == 0 {
+		return
 	}
+	cap := caps[0] // the figure's own caption; nested figures' come later
+	txt := c.inline(cap)
+	if tag := findFirst(cap, func(x *html.Node) bool { return hasClass(x, "ltx_tag") }); tag != nil {
+		label := strings.TrimSpace(collapse(textOf(tag)))
+		rest := strings.TrimSpace(strings.TrimPrefix(txt, escapeMarkdown(label)))
+		txt = "**" + escapeMarkdown(strings.TrimSuffix(label, ":")) + ":** " + rest
+	}
+	c.emit(txt)
 }
 
 // list emits an itemize/enumerate list.

@@ -60,6 +60,8 @@ func New(get Getter, now func() time.Time, bases ...string) *Client {
 }
 
 // ErrUnavailable means no Sesame server answered usefully.
+//
+//lint:ignore ST1005 Sesame is a proper name, and the message is shown as is.
 var ErrUnavailable = errors.New("Sesame is unavailable")
 
 // Resolve returns the object called name. It returns ErrNotFound when

@@ -55,10 +55,6 @@ const (
 	DefaultPath = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 )
 
-// maxTimeoutSecs is the schema's upper bound for timeout_secs; Options.MaxTimeout
-// may lower the effective limit further.
-const maxTimeoutSecs = 600
-
 // Options configure run_bash. The zero value of every field but Workspace
 // is usable.
 type Options struct {
