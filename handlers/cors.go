@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 	"slices"
 	"strings"
@@ -105,7 +106,7 @@ func (s *Server) csrf() (echo.MiddlewareFunc, error) {
 	cop := http.NewCrossOriginProtection()
 	for _, o := range s.cfg.CORSDevOrigins {
 		if err := cop.AddTrustedOrigin(o); err != nil {
-			return nil, err
+			return nil, fmt.Errorf("trusted origin %q: %w", o, err)
 		}
 	}
 	cop.AddInsecureBypassPattern(s.cfg.BasePath + "/api/bookmarklet/")

@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -14,12 +15,13 @@ import (
 const pageDeadline = 30 * time.Second
 
 // routes registers every route in one place. All paths live under
-// BASE_PATH.
-func (s *Server) routes() {
+// BASE_PATH. It returns an error when a middleware layer cannot be built
+// (the cross-origin protection rejects the configured origins).
+func (s *Server) routes() error {
 	e := s.e
 	csrf, err := s.csrf()
 	if err != nil {
-		panic(err) // origins were validated by config.Load
+		return fmt.Errorf("handlers: cross-origin protection: %w", err)
 	}
 	e.Pre(
 		s.requestID,
@@ -148,6 +150,7 @@ func (s *Server) routes() {
 	streams.GET("/sessions/:id/events", s.apiEvents)
 	pageStreams := root.Group("/research", s.loadSession, s.authenticate, s.requireUser)
 	pageStreams.GET("/:id/stream", s.researchStream)
+	return nil
 }
 
 // BookmarkletGroup returns the route group of CORS layer (b), for features

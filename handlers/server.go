@@ -5,7 +5,6 @@ package handlers
 
 import (
 	"context"
-	"fmt"
 	"io/fs"
 	"log/slog"
 	"sync"
@@ -139,10 +138,12 @@ type Server struct {
 	bookmarklet, api *echo.Group
 }
 
-// New builds the echo instance with every route and middleware.
+// New builds the echo instance with every route and middleware. It returns
+// an error naming the missing fields when a required dependency is nil, and
+// the error of any route layer that cannot be built.
 func New(d Deps) (*Server, error) {
-	if d.Store == nil || d.Accounts == nil || d.Log == nil || d.Static == nil || d.Ready == nil || d.Agent == nil || d.Events == nil || d.Model == nil || d.Targets == nil || d.Memory == nil || d.Library == nil || d.Papers == nil {
-		return nil, fmt.Errorf("handlers: incomplete dependencies")
+	if err := d.check(); err != nil {
+		return nil, err
 	}
 	if d.Now == nil {
 		d.Now = time.Now
@@ -164,7 +165,9 @@ func New(d Deps) (*Server, error) {
 	e.IPExtractor = s.proxies.realIP
 	e.HTTPErrorHandler = s.handleError
 	s.e = e
-	s.routes()
+	if err := s.routes(); err != nil {
+		return nil, err
+	}
 	return s, nil
 }
 
