@@ -14,8 +14,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jmoiron/sqlx"
-
 	"github.com/astroresearch/astroresearch/store"
 )
 
@@ -83,49 +81,54 @@ func (v benchVocabulary) text(n int) string {
 }
 
 // buildBenchIndex fills st with n passages of ~150 words (20 per paper)
-// and n random dim-dimensional vectors, as the indexer stores them.
+// and n random dim-dimensional vectors, through the store's methods the
+// indexer uses.
 func buildBenchIndex(b *testing.B, st *store.Store, n, dim int, voc benchVocabulary, r *rand.Rand) {
-	ctx := context.Background()
+	if err := st.RagUseModel(context.Background(), "bench"); err != nil {
+		b.Fatal(err)
+	}
 	const perPaper = 20
-	const batch = 2000
-	for lo := 0; lo < n; lo += batch {
-		err := st.Tx(ctx, func(tx *sqlx.Tx) error {
-			if lo == 0 {
-				if err := ensureVectorTable(ctx, tx, dim); err != nil {
-					return err
-				}
-				if err := setSetting(ctx, tx, settingModel, "bench"); err != nil {
-					return err
-				}
-			}
-			for i := lo; i < min(lo+batch, n); i++ {
-				paper := int64(i/perPaper + 1)
-				if i%perPaper == 0 {
-					arxiv := fmt.Sprintf("bench.%06d", paper)
-					if _, err := tx.ExecContext(ctx, `INSERT INTO papers (id, title, year, arxiv_id, created_at, updated_at)
-						VALUES (?, ?, ?, ?, ?, ?)`, paper, "Paper "+arxiv, 2000+int(paper)%25, arxiv, time.Now(), time.Now()); err != nil {
-						return err
-					}
-				}
-				text := voc.text(150)
-				if _, err := tx.ExecContext(ctx, `INSERT INTO rag_chunks (id, paper_id, seq, section_path, start_byte, end_byte, text)
-					VALUES (?, ?, ?, ?, 0, ?, ?)`, i+1, paper, i%perPaper, "2 Results", len(text), text); err != nil {
-					return err
-				}
-				blob := vectorBlob(randomUnit(r, dim))
-				if _, err := tx.ExecContext(ctx, `INSERT INTO rag_embeddings (chunk_id, embedding) VALUES (?, ?)`, i+1, blob); err != nil {
-					return err
-				}
-				if _, err := tx.ExecContext(ctx, `INSERT INTO rag_vectors (rowid, paper_id, embedding) VALUES (?, ?, vec_quantize_binary(?))`,
-					i+1, paper, blob); err != nil {
-					return err
-				}
-			}
-			return nil
-		})
-		if err != nil {
-			b.Fatal(err)
+	for lo := 0; lo < n; lo += perPaper {
+		paper := addBenchPaper(b, st, int64(lo/perPaper+1))
+		chunks := make([]store.RagChunk, 0, perPaper)
+		for i := lo; i < min(lo+perPaper, n); i++ {
+			text := voc.text(150)
+			chunks = append(chunks, store.RagChunk{Seq: i - lo, SectionPath: "2 Results", End: len(text), Text: text})
 		}
+		addBenchPassages(b, st, paper, chunks, dim, func() []float32 { return randomUnit(r, dim) })
+	}
+}
+
+// addBenchPaper stores the n-th benchmark paper (published in 2000 + n%25)
+// and returns its id.
+func addBenchPaper(b *testing.B, st *store.Store, n int64) int64 {
+	arxiv := fmt.Sprintf("bench.%06d", n)
+	year := 2000 + int(n)%25
+	p, _, err := st.UpsertPaper(context.Background(), store.Paper{Title: "Paper " + arxiv, Year: &year, ArxivID: &arxiv})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return p.ID
+}
+
+// addBenchPassages stores chunks as paperID's passages, each with a
+// vector from next.
+func addBenchPassages(b *testing.B, st *store.Store, paperID int64, chunks []store.RagChunk, dim int, next func() []float32) {
+	ctx := context.Background()
+	if err := st.RagReplaceChunks(ctx, paperID, "bench", "indexed", chunks); err != nil {
+		b.Fatal(err)
+	}
+	pending, err := st.RagPendingChunks(ctx, paperID, len(chunks))
+	if err != nil {
+		b.Fatal(err)
+	}
+	ids := make([]int64, len(pending))
+	blobs := make([][]byte, len(pending))
+	for i, c := range pending {
+		ids[i], blobs[i] = c.ID, vectorBlob(next())
+	}
+	if err := st.RagAddVectors(ctx, paperID, dim, ids, blobs); err != nil {
+		b.Fatal(err)
 	}
 }
 
@@ -264,31 +267,11 @@ func BenchmarkBinaryRecall(b *testing.B) {
 	}
 	st := openStore(b)
 	ctx := context.Background()
-	err := st.Tx(ctx, func(tx *sqlx.Tx) error {
-		if err := ensureVectorTable(ctx, tx, dim); err != nil {
-			return err
-		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO papers (id, title, arxiv_id, created_at, updated_at) VALUES (1, 'p', 'x', ?, ?)`, time.Now(), time.Now()); err != nil {
-			return err
-		}
-		for i := 1; i <= n; i++ {
-			if _, err := tx.ExecContext(ctx, `INSERT INTO rag_chunks (id, paper_id, seq, section_path, start_byte, end_byte, text)
-				VALUES (?, 1, ?, '', 0, 1, 'x')`, i, i); err != nil {
-				return err
-			}
-			blob := vectorBlob(near(centroids[r.IntN(topics)]))
-			if _, err := tx.ExecContext(ctx, `INSERT INTO rag_embeddings (chunk_id, embedding) VALUES (?, ?)`, i, blob); err != nil {
-				return err
-			}
-			if _, err := tx.ExecContext(ctx, `INSERT INTO rag_vectors (rowid, paper_id, embedding) VALUES (?, 1, vec_quantize_binary(?))`, i, blob); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		b.Fatal(err)
+	chunks := make([]store.RagChunk, n)
+	for i := range chunks {
+		chunks[i] = store.RagChunk{Seq: i + 1, End: 1, Text: "x"}
 	}
+	addBenchPassages(b, st, addBenchPaper(b, st, 1), chunks, dim, func() []float32 { return near(centroids[r.IntN(topics)]) })
 	queries := make([][]byte, 64)
 	exact := make([]map[int64]bool, len(queries))
 	for i := range queries {

@@ -42,10 +42,8 @@ func addPaper(t testing.TB, st *store.Store, arxivID, title string, year int, ta
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tag := range tags {
-		if _, err := st.Writer().ExecContext(ctx, `INSERT INTO paper_tags (paper_id, tag) VALUES (?, ?)`, p.ID, tag); err != nil {
-			t.Fatal(err)
-		}
+	if _, err := st.AddPaperTags(ctx, p.ID, tags, len(tags)); err != nil {
+		t.Fatal(err)
 	}
 	return p.ID
 }

@@ -2,13 +2,9 @@ package rag
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"fmt"
 	"net/url"
 	"strconv"
-
-	"github.com/astroresearch/astroresearch/store"
 )
 
 // Passage is one indexed chunk of a paper's Markdown: Text is
@@ -25,16 +21,11 @@ type Passage struct {
 // Passage returns one passage by id; an error wrapping store.ErrNotFound
 // when there is none (for example after the paper was re-indexed).
 func (s *Service) Passage(ctx context.Context, chunkID int64) (Passage, error) {
-	var p Passage
-	err := s.st.Reader().GetContext(ctx, &p, `SELECT id, paper_id, section_path, start_byte, end_byte, text
-		FROM rag_chunks WHERE id = ?`, chunkID)
-	if errors.Is(err, sql.ErrNoRows) {
-		return Passage{}, fmt.Errorf("rag: passage %d: %w", chunkID, store.ErrNotFound)
-	}
+	p, err := s.st.RagPassage(ctx, chunkID)
 	if err != nil {
 		return Passage{}, fmt.Errorf("rag: passage %d: %w", chunkID, err)
 	}
-	return p, nil
+	return Passage(p), nil
 }
 
 // PassageURL is the reader link that opens paperID scrolled to and

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/jmoiron/sqlx"
+	"github.com/astroresearch/astroresearch/store"
 )
 
 // Filter narrows retrieval to some papers of the library; zero fields do
@@ -17,31 +17,10 @@ type Filter struct {
 	Year     int
 }
 
-func (f Filter) empty() bool { return len(f.PaperIDs) == 0 && f.Tag == "" && f.Year == 0 }
-
-// papersCond is the SQL condition on papers alias p for f, with its args.
-func (f Filter) papersCond() (string, []any) {
-	var where []string
-	var args []any
-	if len(f.PaperIDs) > 0 {
-		where = append(where, "p.id IN ("+placeholders(len(f.PaperIDs))+")")
-		for _, id := range f.PaperIDs {
-			args = append(args, id)
-		}
-	}
-	if f.Tag != "" {
-		where, args = append(where, "EXISTS (SELECT 1 FROM paper_tags t WHERE t.paper_id = p.id AND t.tag = ?)"), append(args, f.Tag)
-	}
-	if f.Year != 0 {
-		where, args = append(where, "p.year = ?"), append(args, f.Year)
-	}
-	if len(where) == 0 {
-		return "1", nil
-	}
-	return strings.Join(where, " AND "), args
+// stored is f as the store's filter.
+func (f Filter) stored() store.RagFilter {
+	return store.RagFilter{PaperIDs: f.PaperIDs, Tag: f.Tag, Year: f.Year}
 }
-
-func placeholders(n int) string { return strings.TrimSuffix(strings.Repeat("?,", n), ",") }
 
 // Query is a retrieval request.
 type Query struct {
@@ -143,26 +122,13 @@ func (s *Service) keywordRanking(ctx context.Context, q Query) ([]ranked, error)
 	for i, t := range terms {
 		quoted[i] = `"` + t + `"`
 	}
-	// Ordered by the FTS table's rank column: FTS5 ranks inside the virtual
-	// table, much faster than ORDER BY bm25() over a join. A filter joins
-	// the matches to their papers (probing the FTS index per filtered
-	// passage instead measured far slower).
 	match, err := s.matchExpression(ctx, quoted)
 	if err != nil {
 		return nil, err
 	}
-	query := `SELECT rowid FROM rag_chunks_fts WHERE rag_chunks_fts MATCH ? AND rank MATCH 'bm25(1.0, 0.5)' ORDER BY rank LIMIT ?`
-	args := []any{match}
-	if !q.Filter.empty() {
-		cond, cargs := q.Filter.papersCond()
-		query = `SELECT rag_chunks_fts.rowid FROM rag_chunks_fts CROSS JOIN rag_chunks c ON c.id = rag_chunks_fts.rowid
-			JOIN papers p ON p.id = c.paper_id
-			WHERE rag_chunks_fts MATCH ? AND rank MATCH 'bm25(1.0, 0.5)' AND ` + cond + ` ORDER BY rag_chunks_fts.rank LIMIT ?`
-		args = append(args, cargs...)
-	}
-	var ids []int64
-	if err := s.st.Reader().SelectContext(ctx, &ids, query, append(args, candidates)...); err != nil {
-		return nil, fmt.Errorf("rag: keyword search: %w", err)
+	ids, err := s.st.RagKeywordSearch(ctx, match, q.Filter.stored(), candidates)
+	if err != nil {
+		return nil, fmt.Errorf("rag: %w", err)
 	}
 	if len(ids) == 0 {
 		return nil, nil
@@ -192,18 +158,16 @@ const commonShare = 10
 // their low IDF, and still count for support in termCoverage); a question
 // of common terms only must match all of them.
 func (s *Service) matchExpression(ctx context.Context, quoted []string) (string, error) {
-	var total int
-	if err := s.st.Reader().GetContext(ctx, &total, `SELECT COUNT(*) FROM rag_chunks`); err != nil {
-		return "", fmt.Errorf("rag: count passages: %w", err)
+	total, err := s.st.RagPassageCount(ctx)
+	if err != nil {
+		return "", fmt.Errorf("rag: %w", err)
 	}
 	limit := max(1000, total/commonShare)
 	var rare []string
 	for _, t := range quoted {
-		var n int
-		err := s.st.Reader().GetContext(ctx, &n, `SELECT COUNT(*) FROM (SELECT 1 FROM rag_chunks_fts
-			WHERE rag_chunks_fts MATCH ? LIMIT ?)`, t, limit+1)
+		n, err := s.st.RagMatchCount(ctx, t, limit+1)
 		if err != nil {
-			return "", fmt.Errorf("rag: term frequency: %w", err)
+			return "", fmt.Errorf("rag: %w", err)
 		}
 		if n <= limit {
 			rare = append(rare, t)
@@ -222,16 +186,7 @@ func (s *Service) matchExpression(ctx context.Context, quoted []string) (string,
 // contains (see containsTerm). Checking in Go measured far cheaper than
 // one FTS probe per term and passage.
 func (s *Service) termCoverage(ctx context.Context, ids []int64, terms []string) (map[int64]int, error) {
-	args := make([]any, len(ids))
-	for i, id := range ids {
-		args[i] = id
-	}
-	var rows []struct {
-		ID   int64  `db:"id"`
-		Text string `db:"text"`
-	}
-	err := s.st.Reader().SelectContext(ctx, &rows, `SELECT id, section_path || ' ' || text AS text FROM rag_chunks
-		WHERE id IN (`+placeholders(len(ids))+`)`, args...)
+	rows, err := s.st.RagPassageTexts(ctx, ids)
 	if err != nil {
 		return nil, fmt.Errorf("rag: keyword coverage: %w", err)
 	}
@@ -281,48 +236,24 @@ func (s *Service) vectorRanking(ctx context.Context, q Query) ([]ranked, string,
 	return out, "", nil
 }
 
-// distanceRow is a passage and its cosine distance to the question.
-type distanceRow struct {
-	ID       int64   `db:"id"`
-	Distance float64 `db:"distance"`
-}
-
 // nearest returns the candidates closest to the query vector by cosine
 // distance: with a binary index, the Options.Rescore nearest by Hamming distance
 // re-ranked exactly; without, an exact scan.
-func (s *Service) nearest(ctx context.Context, query []byte, f Filter, binary bool) ([]distanceRow, error) {
-	cond, cargs := f.papersCond()
-	var rows []distanceRow
+func (s *Service) nearest(ctx context.Context, query []byte, f Filter, binary bool) ([]store.RagDistance, error) {
 	if !binary {
-		err := s.st.Reader().SelectContext(ctx, &rows, `SELECT e.chunk_id AS id, vec_distance_cosine(e.embedding, ?) AS distance
-			FROM rag_embeddings e JOIN rag_chunks c ON c.id = e.chunk_id JOIN papers p ON p.id = c.paper_id
-			WHERE `+cond+` ORDER BY distance LIMIT ?`, append(append([]any{query}, cargs...), candidates)...)
+		rows, err := s.st.RagNearestExact(ctx, query, f.stored(), candidates)
 		if err != nil {
-			return nil, fmt.Errorf("rag: vector search: %w", err)
+			return nil, fmt.Errorf("rag: %w", err)
 		}
 		return rows, nil
 	}
-	coarse := `SELECT rowid FROM rag_vectors WHERE embedding MATCH vec_quantize_binary(?) AND k = ?`
-	args := []any{query, s.opt.Rescore}
-	if !f.empty() {
-		coarse += ` AND paper_id IN (SELECT p.id FROM papers p WHERE ` + cond + `)`
-		args = append(args, cargs...)
-	}
-	var ids []int64
-	if err := s.st.Reader().SelectContext(ctx, &ids, coarse, args...); err != nil {
-		return nil, fmt.Errorf("rag: binary vector search: %w", err)
-	}
-	if len(ids) == 0 {
-		return nil, nil
-	}
-	args = []any{query}
-	for _, id := range ids {
-		args = append(args, id)
-	}
-	err := s.st.Reader().SelectContext(ctx, &rows, `SELECT chunk_id AS id, vec_distance_cosine(embedding, ?) AS distance
-		FROM rag_embeddings WHERE chunk_id IN (`+placeholders(len(ids))+`) ORDER BY distance LIMIT ?`, append(args, candidates)...)
+	ids, err := s.st.RagNearestBinary(ctx, query, f.stored(), s.opt.Rescore)
 	if err != nil {
-		return nil, fmt.Errorf("rag: vector re-ranking: %w", err)
+		return nil, fmt.Errorf("rag: %w", err)
+	}
+	rows, err := s.st.RagRerank(ctx, query, ids, candidates)
+	if err != nil {
+		return nil, fmt.Errorf("rag: %w", err)
 	}
 	return rows, nil
 }
@@ -372,19 +303,17 @@ func (s *Service) loadHits(ctx context.Context, rs []ranked) ([]Hit, error) {
 	if len(rs) == 0 {
 		return nil, nil
 	}
-	args := make([]any, len(rs))
+	ids := make([]int64, len(rs))
 	for i, r := range rs {
-		args[i] = r.id
+		ids[i] = r.id
 	}
-	var rows []Hit
-	err := sqlx.SelectContext(ctx, s.st.Reader(), &rows, `SELECT c.id, c.paper_id, c.section_path, c.start_byte, c.end_byte,
-		c.text, p.title, p.year FROM rag_chunks c JOIN papers p ON p.id = c.paper_id WHERE c.id IN (`+placeholders(len(rs))+`)`, args...)
+	rows, err := s.st.RagHits(ctx, ids)
 	if err != nil {
-		return nil, fmt.Errorf("rag: load passages: %w", err)
+		return nil, fmt.Errorf("rag: %w", err)
 	}
 	byID := make(map[int64]Hit, len(rows))
 	for _, h := range rows {
-		byID[h.ID] = h
+		byID[h.ID] = Hit{Passage: Passage(h.RagPassage), Title: h.Title, Year: h.Year}
 	}
 	out := make([]Hit, 0, len(rs))
 	for _, r := range rs {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/astroresearch/astroresearch/agent/llm/llmtest"
 	"github.com/astroresearch/astroresearch/store"
+	"github.com/astroresearch/astroresearch/store/storetest"
 )
 
 // library is two indexed fixture papers.
@@ -138,11 +139,8 @@ func testHybridSearch(t *testing.T, dim int) {
 	// The fake embeds equal texts to equal vectors: asking with the exact
 	// embedded text of a passage puts it first by vector.
 	var target Passage
-	err = l.st.Reader().GetContext(context.Background(), &target, `SELECT id, paper_id, section_path, start_byte, end_byte, text
+	storetest.Get(t, l.st, &target, `SELECT id, paper_id, section_path, start_byte, end_byte, text
 		FROM rag_chunks WHERE paper_id = ? AND section_path LIKE '%Calibration'`, l.m87)
-	if err != nil {
-		t.Fatal(err)
-	}
 	question := embedInput(target.SectionPath, target.Text)
 	res := search(t, l.svc, Query{Text: question})
 	if res.Mode != ModeHybrid || res.Note != "" {
@@ -162,20 +160,20 @@ func testHybridSearch(t *testing.T, dim int) {
 		t.Errorf("filtered to its paper: %+v", res.Hits)
 	}
 	var vectors, bits int
-	if err := l.st.Reader().GetContext(context.Background(), &vectors, `SELECT COUNT(*) FROM rag_embeddings`); err != nil || vectors != prog.Passages {
-		t.Errorf("%d embeddings, %v", vectors, err)
+	if storetest.Get(t, l.st, &vectors, `SELECT COUNT(*) FROM rag_embeddings`); vectors != prog.Passages {
+		t.Errorf("%d embeddings, want %d", vectors, prog.Passages)
 	}
 	if dim%8 == 0 {
-		if err := l.st.Reader().GetContext(context.Background(), &bits, `SELECT COUNT(*) FROM rag_vectors`); err != nil || bits != prog.Passages {
-			t.Errorf("%d binary vectors, %v", bits, err)
+		if storetest.Get(t, l.st, &bits, `SELECT COUNT(*) FROM rag_vectors`); bits != prog.Passages {
+			t.Errorf("%d binary vectors, want %d", bits, prog.Passages)
 		}
 		// Re-indexing changed Markdown drops the old vectors everywhere.
 		if err := l.svc.IndexPaper(context.Background(), l.cosmo, l.cosmoMD+"\n## 4 Addendum\n\nMore text.\n"); err != nil {
 			t.Fatal(err)
 		}
 		var n, m int
-		_ = l.st.Reader().GetContext(context.Background(), &n, `SELECT COUNT(*) FROM rag_vectors`)
-		_ = l.st.Reader().GetContext(context.Background(), &m, `SELECT COUNT(*) FROM rag_chunks`)
+		storetest.Get(t, l.st, &n, `SELECT COUNT(*) FROM rag_vectors`)
+		storetest.Get(t, l.st, &m, `SELECT COUNT(*) FROM rag_chunks`)
 		if n != m {
 			t.Errorf("%d binary vectors for %d passages after re-indexing", n, m)
 		}
@@ -191,9 +189,7 @@ func TestReindexOnlyWhenMarkdownChanges(t *testing.T) {
 	ctx := context.Background()
 	ids := func() []int64 {
 		var out []int64
-		if err := l.st.Reader().SelectContext(ctx, &out, `SELECT id FROM rag_chunks WHERE paper_id = ? ORDER BY seq`, l.m87); err != nil {
-			t.Fatal(err)
-		}
+		storetest.Select(t, l.st, &out, `SELECT id FROM rag_chunks WHERE paper_id = ? ORDER BY seq`, l.m87)
 		return out
 	}
 	before := ids()

@@ -2,10 +2,11 @@ package rag
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/astroresearch/astroresearch/store"
 )
 
 // Prepare readies the index after migrations: it re-embeds when the
@@ -17,30 +18,22 @@ func (s *Service) Prepare(ctx context.Context) error {
 	if err := s.reconcileModel(ctx); err != nil {
 		return err
 	}
-	_, err := s.st.Writer().ExecContext(ctx, `UPDATE rag_documents SET status = 'queued', updated_at = ?
-		WHERE status = 'chunking' OR (status = 'failed' AND chunks = 0)`, s.st.Now())
-	if err != nil {
-		return fmt.Errorf("rag: requeue interrupted papers: %w", err)
+	if err := s.st.RagRequeue(ctx); err != nil {
+		return fmt.Errorf("rag: %w", err)
 	}
 	if s.opt.Source != nil {
 		// Papers parsed while indexing was not wired in (or before this
 		// version) join the queue.
-		now := s.st.Now()
-		_, err := s.st.Writer().ExecContext(ctx, `INSERT INTO rag_documents (paper_id, status, queued_at, updated_at)
-			SELECT id, 'queued', ?, ? FROM papers WHERE parse_status = 'parsed'
-			AND id NOT IN (SELECT paper_id FROM rag_documents)`, now, now)
-		if err != nil {
-			return fmt.Errorf("rag: queue parsed papers: %w", err)
+		if err := s.st.RagQueueParsed(ctx); err != nil {
+			return fmt.Errorf("rag: %w", err)
 		}
 	}
 	next := "indexed"
 	if s.opt.Embedder != nil {
 		next = "embedding"
 	}
-	_, err = s.st.Writer().ExecContext(ctx, `UPDATE rag_documents SET status = ?, updated_at = ?
-		WHERE (status = 'failed' AND chunks > 0) OR (status = 'embedding' AND ? = 'indexed')`, next, s.st.Now(), next)
-	if err != nil {
-		return fmt.Errorf("rag: resume embedding: %w", err)
+	if err := s.st.RagResume(ctx, next); err != nil {
+		return fmt.Errorf("rag: %w", err)
 	}
 	return nil
 }
@@ -91,26 +84,22 @@ func (s *Service) sleep(ctx context.Context, d time.Duration) bool {
 // returns the oldest paper waiting for vectors; id 0 when there is none.
 func (s *Service) next(ctx context.Context) (int64, string, error) {
 	defer s.progress.changed() // after the write commits
-	var id int64
-	err := s.st.Writer().GetContext(ctx, &id, `UPDATE rag_documents SET status = 'chunking', updated_at = ?
-		WHERE paper_id = (SELECT paper_id FROM rag_documents WHERE status = 'queued' ORDER BY queued_at, paper_id LIMIT 1)
-		RETURNING paper_id`, s.st.Now())
+	id, err := s.st.RagClaimQueued(ctx)
 	if err == nil {
 		return id, "chunking", nil
 	}
-	if !errors.Is(err, sql.ErrNoRows) {
-		return 0, "", fmt.Errorf("rag: claim queued paper: %w", err)
+	if !errors.Is(err, store.ErrNotFound) {
+		return 0, "", fmt.Errorf("rag: %w", err)
 	}
 	if s.opt.Embedder == nil {
 		return 0, "", nil
 	}
-	err = s.st.Reader().GetContext(ctx, &id, `SELECT paper_id FROM rag_documents WHERE status = 'embedding'
-		ORDER BY queued_at, paper_id LIMIT 1`)
-	if errors.Is(err, sql.ErrNoRows) {
+	id, err = s.st.RagNextToEmbed(ctx)
+	if errors.Is(err, store.ErrNotFound) {
 		return 0, "", nil
 	}
 	if err != nil {
-		return 0, "", fmt.Errorf("rag: next paper to embed: %w", err)
+		return 0, "", fmt.Errorf("rag: %w", err)
 	}
 	return id, "embedding", nil
 }
@@ -156,15 +145,14 @@ func (p Progress) Busy() bool {
 // PaperStatus is one paper's indexing state: "queued", "chunking",
 // "embedding", "indexed" or "failed"; "" when it was never queued.
 func (s *Service) PaperStatus(ctx context.Context, paperID int64) (string, error) {
-	var status string
-	err := s.st.Reader().GetContext(ctx, &status, `SELECT status FROM rag_documents WHERE paper_id = ?`, paperID)
-	if errors.Is(err, sql.ErrNoRows) {
+	d, err := s.st.RagDocument(ctx, paperID)
+	if errors.Is(err, store.ErrNotFound) {
 		return "", nil
 	}
 	if err != nil {
 		return "", fmt.Errorf("rag: paper %d indexing status: %w", paperID, err)
 	}
-	return status, nil
+	return d.Status, nil
 }
 
 // Progress reports how far indexing has come.
@@ -173,16 +161,9 @@ func (s *Service) Progress(ctx context.Context) (Progress, error) {
 	if ok {
 		return cached, nil
 	}
-	var rows []struct {
-		Status   string `db:"status"`
-		N        int    `db:"n"`
-		Chunks   int    `db:"chunks"`
-		Embedded int    `db:"embedded"`
-	}
-	err := s.st.Reader().SelectContext(ctx, &rows, `SELECT status, COUNT(*) AS n, COALESCE(SUM(chunks), 0) AS chunks,
-		COALESCE(SUM(embedded), 0) AS embedded FROM rag_documents GROUP BY status`)
+	rows, err := s.st.RagStatusCounts(ctx)
 	if err != nil {
-		return Progress{}, fmt.Errorf("rag: indexing progress: %w", err)
+		return Progress{}, fmt.Errorf("rag: %w", err)
 	}
 	p := Progress{VectorSearch: s.VectorSearch()}
 	for _, r := range rows {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"testing"
+
+	"github.com/astroresearch/astroresearch/store/storetest"
 )
 
 // runWorker runs svc.Run until the returned stop is called (or ctx ends).
@@ -90,8 +92,8 @@ func TestBackgroundIndexingResumes(t *testing.T) {
 		t.Errorf("resumed run embedded %d passages, want the %d missing", inputs, p.Passages-2)
 	}
 	var vectors int
-	if err := st.Reader().GetContext(context.Background(), &vectors, `SELECT COUNT(*) FROM rag_vectors`); err != nil || vectors != p.Passages {
-		t.Errorf("%d vectors, %v; want %d", vectors, err, p.Passages)
+	if storetest.Get(t, st, &vectors, `SELECT COUNT(*) FROM rag_vectors`); vectors != p.Passages {
+		t.Errorf("%d vectors, want %d", vectors, p.Passages)
 	}
 
 	// A paper without Markdown fails with the reason and does not block the queue.
@@ -150,13 +152,13 @@ func TestKeywordOnlyWorker(t *testing.T) {
 	// Queued again with the same text (parsed again, same result): the
 	// passages, and so the links to them, are kept.
 	var before []int64
-	_ = st.Reader().SelectContext(context.Background(), &before, `SELECT id FROM rag_chunks WHERE paper_id = ? ORDER BY id`, id)
+	storetest.Select(t, st, &before, `SELECT id FROM rag_chunks WHERE paper_id = ? ORDER BY id`, id)
 	if err := svc.Enqueue(context.Background(), id); err != nil {
 		t.Fatal(err)
 	}
 	waitFor(t, "re-indexing", func() bool { p := progress(t, svc); return p.Indexed == 1 && !p.Busy() })
 	var after []int64
-	_ = st.Reader().SelectContext(context.Background(), &after, `SELECT id FROM rag_chunks WHERE paper_id = ? ORDER BY id`, id)
+	storetest.Select(t, st, &after, `SELECT id FROM rag_chunks WHERE paper_id = ? ORDER BY id`, id)
 	if len(before) == 0 || fmt.Sprint(before) != fmt.Sprint(after) {
 		t.Errorf("passages %v became %v for the same text", before, after)
 	}
@@ -210,10 +212,8 @@ func TestProgressIsCachedUntilIndexingChanges(t *testing.T) {
 	}
 	// Written behind the service's back: the cache does not see it (this is
 	// what makes the cache worth having: no query while nothing changed).
-	if _, err := st.Writer().Exec(`INSERT INTO rag_documents (paper_id, status, queued_at, updated_at)
-		VALUES (?, 'failed', CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)`, b); err != nil {
-		t.Fatal(err)
-	}
+	storetest.Exec(t, st, `INSERT INTO rag_documents (paper_id, status, queued_at, updated_at)
+		VALUES (?, 'failed', CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)`, b)
 	if p := progress(t, svc); p.Failed != 0 {
 		t.Fatalf("served from the cache, want no failures yet: %+v", p)
 	}
