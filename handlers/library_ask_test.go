@@ -11,6 +11,7 @@ import (
 	"github.com/astroresearch/astroresearch/agent/llm/llmtest"
 	"github.com/astroresearch/astroresearch/research/rag"
 	"github.com/astroresearch/astroresearch/store"
+	"github.com/astroresearch/astroresearch/store/storetest"
 )
 
 const askPaperMD = `# Jets from M87
@@ -57,10 +58,7 @@ func TestAskLibrary(t *testing.T) {
 	frag := c.postForm("/library/ask", url.Values{"question": {"What is the black hole mass of M87?"}}, "HX-Request", "true")
 	expectStatus(t, "ask (htmx)", frag, http.StatusOK)
 	var passage int64
-	if err := a.store.Reader().GetContext(context.Background(), &passage,
-		`SELECT id FROM rag_chunks WHERE paper_id = ? AND section_path LIKE '%Black hole mass'`, paper); err != nil {
-		t.Fatal(err)
-	}
+	storetest.Get(t, a.store, &passage, `SELECT id FROM rag_chunks WHERE paper_id = ? AND section_path LIKE '%Black hole mass'`, paper)
 	link := "/library/" + strconv.FormatInt(paper, 10) + "/read?passage=" + strconv.FormatInt(passage, 10) + "#passage-" + strconv.FormatInt(passage, 10)
 	expectContains(t, "answer", frag.body, `data-testid="answer-text"`, "M87&#39;s black hole has a mass of 6.5 billion solar masses.",
 		`href="`+link+`"`, `data-testid="citation"`, "[1]", `data-testid="removed-note"`, "1 sentence of the model",
@@ -88,9 +86,7 @@ func TestAskLibrary(t *testing.T) {
 	// Filters: another year holds nothing; the paper's tag finds it.
 	year := c.postForm("/library/ask", url.Values{"question": {"black hole mass of M87"}, "year": {"2020"}}, "HX-Request", "true")
 	expectContains(t, "other year", year.body, `data-testid="no-support"`)
-	if _, err := a.store.Writer().ExecContext(context.Background(), `INSERT INTO paper_tags (paper_id, tag) VALUES (?, 'eht')`, paper); err != nil {
-		t.Fatal(err)
-	}
+	storetest.Exec(t, a.store, `INSERT INTO paper_tags (paper_id, tag) VALUES (?, 'eht')`, paper)
 	a.fake.Enqueue(llmtest.Text("It is 6.5 billion solar masses [1]."))
 	tagged := c.postForm("/library/ask", url.Values{"question": {"black hole mass of M87"}, "tag": {"EHT"}, "year": {"2019"}})
 	expectContains(t, "tag and year", tagged.body, `href="`+link+`"`, `name="tag" maxlength="100" autocomplete="off" value="EHT"`, `value="2019"`)
@@ -141,10 +137,7 @@ func TestReaderPassageLink(t *testing.T) {
 		t.Fatal(err)
 	}
 	var passage int64
-	if err := a.store.Reader().GetContext(ctx, &passage,
-		`SELECT id FROM rag_chunks WHERE paper_id = ? AND section_path LIKE '%Black hole mass'`, paper); err != nil {
-		t.Fatal(err)
-	}
+	storetest.Get(t, a.store, &passage, `SELECT id FROM rag_chunks WHERE paper_id = ? AND section_path LIKE '%Black hole mass'`, paper)
 	base := "/library/" + strconv.FormatInt(paper, 10) + "/read"
 	pid := strconv.FormatInt(passage, 10)
 	res := c.get(base + "?passage=" + pid)

@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"testing/synctest"
+
+	"github.com/astroresearch/astroresearch/store/storetest"
 )
 
 func TestVersionedCache(t *testing.T) {
@@ -112,7 +114,6 @@ func TestLibraryListCacheNeverStale(t *testing.T) {
 	a := newApp(t, nil)
 	c := a.setupAdmin()
 	seedPapers(t, a, 3)
-	ctx := t.Context()
 	first := c.get("/library")
 	if rows(first.body) != 3 {
 		t.Fatal("seeded list")
@@ -132,20 +133,14 @@ func TestLibraryListCacheNeverStale(t *testing.T) {
 	}
 	// Download status (written by the downloader, not a handler).
 	expectContains(t, "before status", c.get("/library?status=failed").body, "No paper in the library matches.")
-	if _, err := a.store.Writer().ExecContext(ctx, `UPDATE papers SET download_status = 'failed' WHERE id = ?`, id); err != nil {
-		t.Fatal(err)
-	}
+	storetest.Exec(t, a.store, `UPDATE papers SET download_status = 'failed' WHERE id = ?`, id)
 	if n := rows(c.get("/library?status=failed").body); n != 1 {
 		t.Fatalf("status filter after a status change: %d rows", n)
 	}
 	// A metadata change and a delete, straight in SQL.
-	if _, err := a.store.Writer().ExecContext(ctx, `UPDATE papers SET title = 'Renamed paper' WHERE id = ?`, id); err != nil {
-		t.Fatal(err)
-	}
+	storetest.Exec(t, a.store, `UPDATE papers SET title = 'Renamed paper' WHERE id = ?`, id)
 	expectContains(t, "after rename", c.get("/library").body, "Renamed paper")
-	if _, err := a.store.Writer().ExecContext(ctx, `DELETE FROM papers WHERE id = ?`, id); err != nil {
-		t.Fatal(err)
-	}
+	storetest.Exec(t, a.store, `DELETE FROM papers WHERE id = ?`, id)
 	body := c.get("/library").body
 	expectContains(t, "after delete", body, "3 papers")
 	expectLacks(t, "after delete", body, "Renamed paper", fmt.Sprintf(`href="/library/%s"`, id))

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/astroresearch/astroresearch/store"
+	"github.com/astroresearch/astroresearch/store/storetest"
 	"github.com/astroresearch/astroresearch/views"
 )
 
@@ -34,9 +35,7 @@ func seedPapers(t *testing.T, a *testApp, n int) {
 			t.Fatal(err)
 		}
 		if i < 2 {
-			if _, err := a.store.Writer().ExecContext(ctx, `INSERT INTO paper_tags (paper_id, tag) VALUES (?, 'perseus')`, p.ID); err != nil {
-				t.Fatal(err)
-			}
+			storetest.Exec(t, a.store, `INSERT INTO paper_tags (paper_id, tag) VALUES (?, 'perseus')`, p.ID)
 		}
 	}
 }
@@ -348,11 +347,8 @@ func TestLibrarySorting(t *testing.T) {
 	a := newApp(t, nil)
 	c := a.setupAdmin()
 	seedPapers(t, a, 55)
-	ctx := t.Context()
 	// Citation counts: paper i gets i, so the most cited is the last seeded.
-	if _, err := a.store.Writer().ExecContext(ctx, `UPDATE papers SET citation_count = CAST(substr(arxiv_id, 6) AS INTEGER)`); err != nil {
-		t.Fatal(err)
-	}
+	storetest.Exec(t, a.store, `UPDATE papers SET citation_count = CAST(substr(arxiv_id, 6) AS INTEGER)`)
 	order := func(path string, first, second string) {
 		t.Helper()
 		res := c.get(path)

@@ -72,7 +72,7 @@ func TestConcurrentImportsOfOnePaper(t *testing.T) {
 		}
 	}
 	var n int
-	s.Reader().GetContext(ctx, &n, `SELECT COUNT(*) FROM papers`)
+	s.r.GetContext(ctx, &n, `SELECT COUNT(*) FROM papers`)
 	if n != 1 {
 		t.Fatalf("%d rows", n)
 	}

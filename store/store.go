@@ -176,13 +176,6 @@ func (s *Store) Tx(ctx context.Context, fn func(tx *sqlx.Tx) error) error {
 	return nil
 }
 
-// Writer returns the single write connection pool, for packages (such as
-// later feature stores) that need raw access. Prefer Tx.
-func (s *Store) Writer() *sqlx.DB { return s.w }
-
-// Reader returns the read-only pool.
-func (s *Store) Reader() *sqlx.DB { return s.r }
-
 // Now returns the store's clock reading in UTC.
 func (s *Store) Now() time.Time { return s.now().UTC() }
 

@@ -55,11 +55,11 @@ func TestMigrateFromEmptyFileIsIdempotent(t *testing.T) {
 		t.Fatalf("SchemaVersion = %d, %v", v, err)
 	}
 	var mode string
-	if err := s.Writer().GetContext(ctx, &mode, `PRAGMA journal_mode`); err != nil || mode != "wal" {
+	if err := s.w.GetContext(ctx, &mode, `PRAGMA journal_mode`); err != nil || mode != "wal" {
 		t.Fatalf("journal_mode = %q, %v", mode, err)
 	}
 	var fk int
-	if err := s.Reader().GetContext(ctx, &fk, `PRAGMA foreign_keys`); err != nil || fk != 1 {
+	if err := s.r.GetContext(ctx, &fk, `PRAGMA foreign_keys`); err != nil || fk != 1 {
 		t.Fatalf("foreign_keys on readers = %d, %v", fk, err)
 	}
 }
@@ -87,7 +87,7 @@ func TestFailedMigrationRollsBack(t *testing.T) {
 		t.Fatal("broken migration reported success")
 	}
 	var n int
-	_ = s.Reader().GetContext(ctx, &n, `SELECT COUNT(*) FROM sqlite_master WHERE name = 'b'`)
+	_ = s.r.GetContext(ctx, &n, `SELECT COUNT(*) FROM sqlite_master WHERE name = 'b'`)
 	if n != 0 {
 		t.Fatal("half-applied migration left table b behind")
 	}
@@ -100,17 +100,17 @@ func TestExtensionsAvailable(t *testing.T) {
 	s := newStore(t, nil)
 	ctx := context.Background()
 	var v string
-	if err := s.Reader().GetContext(ctx, &v, `SELECT vec_version()`); err != nil || v == "" {
+	if err := s.r.GetContext(ctx, &v, `SELECT vec_version()`); err != nil || v == "" {
 		t.Fatalf("sqlite-vec not registered: %q, %v", v, err)
 	}
-	if _, err := s.Writer().ExecContext(ctx, `CREATE VIRTUAL TABLE t_fts USING fts5(body)`); err != nil {
+	if _, err := s.w.ExecContext(ctx, `CREATE VIRTUAL TABLE t_fts USING fts5(body)`); err != nil {
 		t.Fatalf("FTS5 missing (build with -tags sqlite_fts5): %v", err)
 	}
 }
 
 func TestReadersAreReadOnly(t *testing.T) {
 	s := newStore(t, nil)
-	_, err := s.Reader().ExecContext(context.Background(), `CREATE TABLE x (y)`)
+	_, err := s.r.ExecContext(context.Background(), `CREATE TABLE x (y)`)
 	if err == nil {
 		t.Fatal("reader pool accepted a write")
 	}
@@ -119,10 +119,10 @@ func TestReadersAreReadOnly(t *testing.T) {
 func TestConcurrentWritersNeverBusy(t *testing.T) {
 	s := newStore(t, nil)
 	ctx := context.Background()
-	if _, err := s.Writer().ExecContext(ctx, `CREATE TABLE counter (n INTEGER NOT NULL)`); err != nil {
+	if _, err := s.w.ExecContext(ctx, `CREATE TABLE counter (n INTEGER NOT NULL)`); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Writer().ExecContext(ctx, `INSERT INTO counter VALUES (0)`); err != nil {
+	if _, err := s.w.ExecContext(ctx, `INSERT INTO counter VALUES (0)`); err != nil {
 		t.Fatal(err)
 	}
 	const writers, each = 50, 20
@@ -146,7 +146,7 @@ func TestConcurrentWritersNeverBusy(t *testing.T) {
 				}
 				// Readers run alongside the writers.
 				var n int
-				if err := s.Reader().GetContext(ctx, &n, `SELECT n FROM counter`); err != nil {
+				if err := s.r.GetContext(ctx, &n, `SELECT n FROM counter`); err != nil {
 					errs <- fmt.Errorf("read: %w", err)
 				}
 			}
@@ -158,7 +158,7 @@ func TestConcurrentWritersNeverBusy(t *testing.T) {
 		t.Errorf("concurrent write failed: %v", err)
 	}
 	var n int
-	if err := s.Reader().GetContext(ctx, &n, `SELECT n FROM counter`); err != nil || n != writers*each {
+	if err := s.r.GetContext(ctx, &n, `SELECT n FROM counter`); err != nil || n != writers*each {
 		t.Fatalf("counter = %d, %v; want %d (lost updates)", n, err, writers*each)
 	}
 }
@@ -309,15 +309,15 @@ func TestBackup(t *testing.T) {
 func TestCheckpointerKeepsWALBounded(t *testing.T) {
 	s := newStore(t, nil)
 	ctx := context.Background()
-	if _, err := s.Writer().ExecContext(ctx, `CREATE TABLE blobs (b BLOB)`); err != nil {
+	if _, err := s.w.ExecContext(ctx, `CREATE TABLE blobs (b BLOB)`); err != nil {
 		t.Fatal(err)
 	}
 	var auto int
-	if err := s.Writer().GetContext(ctx, &auto, `PRAGMA wal_autocheckpoint`); err != nil || auto != 0 {
+	if err := s.w.GetContext(ctx, &auto, `PRAGMA wal_autocheckpoint`); err != nil || auto != 0 {
 		t.Fatalf("writer wal_autocheckpoint = %d, %v; want 0 (checkpoints off the write path)", auto, err)
 	}
 	for i := 0; i < 200; i++ {
-		if _, err := s.Writer().ExecContext(ctx, `INSERT INTO blobs VALUES (zeroblob(16384))`); err != nil {
+		if _, err := s.w.ExecContext(ctx, `INSERT INTO blobs VALUES (zeroblob(16384))`); err != nil {
 			t.Fatal(err)
 		}
 	}

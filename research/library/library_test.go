@@ -14,6 +14,7 @@ import (
 	"github.com/astroresearch/astroresearch/research/ads"
 	"github.com/astroresearch/astroresearch/research/arxiv"
 	"github.com/astroresearch/astroresearch/store"
+	"github.com/astroresearch/astroresearch/store/storetest"
 )
 
 func TestParseRef(t *testing.T) {
@@ -170,7 +171,7 @@ func TestConcurrentImportsGiveOneEntry(t *testing.T) {
 		}
 	}
 	var n int
-	st.Reader().GetContext(ctx, &n, `SELECT COUNT(*) FROM papers`)
+	storetest.Get(t, st, &n, `SELECT COUNT(*) FROM papers`)
 	if n != 1 {
 		t.Fatalf("%d entries for one paper", n)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/astroresearch/astroresearch/research/ads/adstest"
 	"github.com/astroresearch/astroresearch/research/fetch"
 	"github.com/astroresearch/astroresearch/store"
+	"github.com/astroresearch/astroresearch/store/storetest"
 )
 
 // adsLinksFake is a local ADS answering citations(...) and references(...)
@@ -133,11 +134,9 @@ func TestLinksFetchStoreAndLibraryStatus(t *testing.T) {
 		t.Fatal("a failed refresh lost the stored lists")
 	}
 	// Deleting the paper removes its links.
-	if _, err := st.Writer().ExecContext(ctx, `DELETE FROM papers WHERE id = ?`, p.ID); err != nil {
-		t.Fatal(err)
-	}
+	storetest.Exec(t, st, `DELETE FROM papers WHERE id = ?`, p.ID)
 	var n int
-	st.Reader().GetContext(ctx, &n, `SELECT COUNT(*) FROM paper_links`)
+	storetest.Get(t, st, &n, `SELECT COUNT(*) FROM paper_links`)
 	if n != 0 {
 		t.Fatalf("%d links outlived their paper", n)
 	}
