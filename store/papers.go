@@ -255,19 +255,18 @@ func (s *Store) fillLists(ctx context.Context, papers []Paper) error {
 	if len(papers) == 0 {
 		return nil
 	}
-	ids := make([]any, len(papers))
+	ids := make([]int64, len(papers))
 	at := make(map[int64]int, len(papers))
 	for i, p := range papers {
 		ids[i], at[p.ID] = p.ID, i
 	}
-	marks := strings.TrimSuffix(strings.Repeat("?,", len(ids)), ",")
 	type row struct {
 		PaperID int64  `db:"paper_id"`
 		Value   string `db:"value"`
 	}
 	load := func(query string, put func(*Paper, string)) error {
 		var rows []row
-		if err := s.r.SelectContext(ctx, &rows, query, ids...); err != nil {
+		if err := s.selectIn(ctx, &rows, query, ids); err != nil {
 			return fmt.Errorf("store: paper lists: %w", err)
 		}
 		for _, r := range rows {
@@ -275,15 +274,15 @@ func (s *Store) fillLists(ctx context.Context, papers []Paper) error {
 		}
 		return nil
 	}
-	if err := load(`SELECT paper_id, name AS value FROM paper_authors WHERE paper_id IN (`+marks+`) ORDER BY paper_id, position`,
+	if err := load(`SELECT paper_id, name AS value FROM paper_authors WHERE paper_id IN (?) ORDER BY paper_id, position`,
 		func(p *Paper, v string) { p.Authors = append(p.Authors, v) }); err != nil {
 		return err
 	}
-	if err := load(`SELECT paper_id, keyword AS value FROM paper_keywords WHERE paper_id IN (`+marks+`) ORDER BY paper_id, keyword`,
+	if err := load(`SELECT paper_id, keyword AS value FROM paper_keywords WHERE paper_id IN (?) ORDER BY paper_id, keyword`,
 		func(p *Paper, v string) { p.Keywords = append(p.Keywords, v) }); err != nil {
 		return err
 	}
-	return load(`SELECT paper_id, tag AS value FROM paper_tags WHERE paper_id IN (`+marks+`) ORDER BY paper_id, tag`,
+	return load(`SELECT paper_id, tag AS value FROM paper_tags WHERE paper_id IN (?) ORDER BY paper_id, tag`,
 		func(p *Paper, v string) { p.Tags = append(p.Tags, v) })
 }
 

@@ -156,13 +156,8 @@ func (s *Store) papersByIDs(ctx context.Context, ids []int64) ([]Paper, error) {
 	if len(ids) == 0 {
 		return nil, nil
 	}
-	args := make([]any, len(ids))
-	for i, id := range ids {
-		args[i] = id
-	}
 	var rows []Paper
-	err := s.r.SelectContext(ctx, &rows, `SELECT `+paperColumns+` FROM papers WHERE id IN (`+
-		strings.TrimSuffix(strings.Repeat("?,", len(ids)), ",")+`)`, args...)
+	err := s.selectIn(ctx, &rows, `SELECT `+paperColumns+` FROM papers WHERE id IN (?)`, ids)
 	if err != nil {
 		return nil, fmt.Errorf("store: papers by id: %w", err)
 	}
