@@ -368,7 +368,7 @@ func newBash(ctx context.Context, cfg config.Config, log *slog.Logger) (tools.To
 	return shell.RunBash(opts, status), status, nil
 }
 
-// newFetchers returns the guarded outbound HTTP clients (SPEC S7). web
+// newFetchers returns the guarded outbound HTTP clients (docs/features.md S7). web
 // fetches from the internet, URLs taken from papers and publishers
 // included (a landing page's PDF link, a DOI redirect); the only
 // addresses it may reach on a private network or loopback are the
@@ -416,7 +416,7 @@ func (g fetchGetter) Get(ctx context.Context, u string) (int, []byte, error) {
 	return res.Status, res.Body, nil
 }
 
-// backup writes a consistent copy of the database to dest (SPEC O5).
+// backup writes a consistent copy of the database to dest (docs/features.md O5).
 func backup(ctx context.Context, cfg config.Config, dest string, stdout io.Writer) error {
 	if _, err := os.Stat(dbPath(cfg)); err != nil {
 		return fmt.Errorf("no database at %s (DATA_DIR): %w", dbPath(cfg), err)

@@ -19,7 +19,7 @@ import (
 // Benchmarks of the runtime against the issue's targets: overhead per step
 // under 2 ms (model excluded) and p99 added latency per event under 50 ms
 // with 200 concurrent turns. Figures are reported with b.ReportMetric and
-// never asserted (DESIGN.md).
+// never asserted (docs/architecture.md, "Tests and benchmarks").
 
 type noopArgs struct {
 	N int `json:"n"`
@@ -35,7 +35,7 @@ func noopTool() tools.Tool {
 
 // noopOutput is a realistic tool result (~3 KB, ~750 tokens): each step
 // then adds more than compact.MinNewTokens, so the diminishing-returns stop
-// (SPEC C4) does not end the benchmark's scripted turns before their answer.
+// (docs/features.md C4) does not end the benchmark's scripted turns before their answer.
 var noopOutput = strings.Repeat("An abstract-sized passage of tool output. ", 72)
 
 // stampTool reports time.Now().UnixNano() as its progress. The progress is

@@ -17,14 +17,15 @@ import (
 	"github.com/google/uuid"
 )
 
-// Background tasks (SPEC T22, T23, C6): bg_task_run hands a download or
+// Background tasks (docs/features.md T22, T23, C6): bg_task_run hands a download or
 // parse to a bounded pool and returns a task id at once. Every task is a
 // row in agent_background_tasks, so a page reload shows it and a restart
 // marks it interrupted instead of losing it. A finished task's result is
 // drained into the lead's context before its next model call, once.
 
-// backgroundTools are the only tools bg_task_run starts (contract 5:
-// download and parse work, and only when registered).
+// backgroundAllowed reports whether bg_task_run may start the tool called
+// name: download and parse work only (contract 5; the tool must also be
+// registered, which the caller checks).
 func backgroundAllowed(name string) bool { return name == "download_paper" || name == "parse_paper" }
 
 // backgroundOutputChars bounds what is stored of a task's output.

@@ -11,7 +11,7 @@ import (
 	fstools "github.com/astroresearch/astroresearch/agent/tools/fs"
 )
 
-// Context management in the loop (SPEC C3–C10): before every model call
+// Context management in the loop (docs/features.md C3–C10): before every model call
 // the conversation is compacted when it is over budget (or when the model
 // asked with compress_context), files it had read are restored, and a
 // budget nudge may ride along with the request.

@@ -12,7 +12,7 @@ import (
 	"github.com/astroresearch/astroresearch/store"
 )
 
-// Coordinator mode (SPEC T25): for one turn the lead only delegates. Its
+// Coordinator mode (docs/features.md T25): for one turn the lead only delegates. Its
 // tools are delegate_task, check_task, task_stop and synthesize; each
 // delegated task is a worker — a sub-agent — run by a pool of
 // COORDINATOR_MAX_WORKERS slots with a per-task timeout. Workers belong to

@@ -1,5 +1,5 @@
 // Package agent is the research agent runtime: the ReAct loop, the tool
-// executor, permissions, hooks, events and persistence (SPEC §3).
+// executor, permissions, hooks, events and persistence (docs/features.md §3).
 package agent
 
 import (
@@ -9,10 +9,10 @@ import (
 )
 
 // Kind is an event kind. The string values are the public names used as the
-// SSE `event:` line and the `kind` field (SPEC R7): never rename them.
+// SSE `event:` line and the `kind` field (docs/features.md R7): never rename them.
 type Kind string
 
-// Event kinds, SPEC R7.
+// Event kinds, docs/features.md R7.
 const (
 	KindSession           Kind = "session"
 	KindThought           Kind = "thought"
@@ -26,7 +26,7 @@ const (
 	KindUsage             Kind = "usage"
 	KindError             Kind = "error"
 	KindDone              Kind = "done"
-	// Added kinds (SPEC §9: add, never rename).
+	// Added kinds (docs/features.md §9: add, never rename).
 	KindBackgroundTask Kind = "background_task" // a bg_task_run task changed state (T22)
 	KindSubagent       Kind = "subagent"        // a sub-agent started or stopped (T21)
 	KindWorker         Kind = "worker"          // a coordinator worker changed state (T25)
@@ -74,7 +74,7 @@ func (e Event) MarshalJSON() ([]byte, error) {
 // Decode unmarshals the event's fields into v (one of the payload types).
 func (e Event) Decode(v any) error { return json.Unmarshal(e.Data, v) }
 
-// Payloads: one struct per kind, with the public field names of SPEC R7.
+// Payloads: one struct per kind, with the public field names of docs/features.md R7.
 
 // SessionData announces the session a stream belongs to.
 type SessionData struct {

@@ -10,7 +10,7 @@ import (
 )
 
 // EventLog assigns per-session sequence numbers, persists each event and
-// then publishes it (SPEC R7: persisted before published). Events of one
+// then publishes it (docs/features.md R7: persisted before published). Events of one
 // session are appended one at a time, so seq is gap-free and subscribers
 // see them in order. Safe for concurrent use.
 type EventLog struct {

@@ -17,7 +17,7 @@ import (
 )
 
 // callRun is one tool call on its way through the executor pipeline
-// (SPEC R13). A call is resolved (has a result) either before running
+// (docs/features.md R13). A call is resolved (has a result) either before running
 // (invalid, duplicate, blocked, denied) or by running.
 type callRun struct {
 	idx      int

@@ -10,7 +10,7 @@ import (
 	"github.com/astroresearch/astroresearch/agent/tools"
 )
 
-// Memory extraction (SPEC C11): after a turn, a restricted sub-agent —
+// Memory extraction (docs/features.md C11): after a turn, a restricted sub-agent —
 // read-only tools plus save_memory, no events, no questions to the user —
 // reads what happened (and what compaction dropped) and saves lasting
 // facts. It runs in the background and never delays the user's turn.

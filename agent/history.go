@@ -12,7 +12,7 @@ import (
 )
 
 // interruptedOutput is the synthetic result of a call whose result was
-// never recorded (crash, kill or cancel mid-tool), SPEC R8.
+// never recorded (crash, kill or cancel mid-tool), docs/features.md R8.
 const interruptedOutput = "[interrupted: this tool call did not finish, so it has no result. Run it again if you still need it.]"
 
 // RepairHistory returns msgs made valid for the model: every assistant tool

@@ -9,10 +9,10 @@ import (
 	"sync"
 )
 
-// HookEvent is one of the 13 lifecycle events of SPEC R16.
+// HookEvent is one of the 13 lifecycle events of docs/features.md R16.
 type HookEvent string
 
-// Hook events, SPEC R16.
+// Hook events, docs/features.md R16.
 const (
 	HookSessionStart       HookEvent = "SessionStart"
 	HookUserPromptSubmit   HookEvent = "UserPromptSubmit"
@@ -175,7 +175,7 @@ func (h *Hooks) call(ctx context.Context, r registeredHook, in HookInput) (d Hoo
 	return r.hook.Handle(ctx, in)
 }
 
-// Fire runs the hooks of an observe-only event without waiting (SPEC R16:
+// Fire runs the hooks of an observe-only event without waiting (docs/features.md R16:
 // UserPromptSubmit is fire-and-forget).
 func (h *Hooks) Fire(ctx context.Context, in HookInput) {
 	h.fired.Add(1)

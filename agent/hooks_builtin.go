@@ -43,7 +43,7 @@ func LogHook(log *slog.Logger) Hook {
 
 // AgentTotals are the agent's counters over every session since the
 // process started: what the built-in metrics hook counts, shown to admins
-// (SPEC O4). A session's and a turn's own figures are counted from its
+// (docs/features.md O4). A session's and a turn's own figures are counted from its
 // stored events instead, so they survive restarts.
 type AgentTotals struct {
 	Turns            int

@@ -3,7 +3,7 @@ package agent
 import "github.com/astroresearch/astroresearch/agent/tools"
 
 // turnRegistry builds a lead turn's registry: the configured tools plus
-// the orchestration tools the runtime provides (SPEC R12: "with background
+// the orchestration tools the runtime provides (docs/features.md R12: "with background
 // tasks", "with teams"): subagent; bg_task_run and bg_task_check when a
 // download or parse tool is registered; the team tools when there is a
 // data dir for the inboxes.

@@ -33,7 +33,7 @@ func outputFileName(toolCallID string) string {
 // persistLargeOutput writes output over limit characters to
 // {dataDir}/tool-results/{session}/{id}.txt once (create-new; an existing
 // file is kept, so a retry is idempotent) and returns the stub the model
-// gets instead, plus the file's path relative to the data dir (SPEC R14).
+// gets instead, plus the file's path relative to the data dir (docs/features.md R14).
 // The session directory keeps providers' repeated ids (call_0, ...) of
 // different sessions and users apart. Output within the limit is returned
 // unchanged with an empty path.

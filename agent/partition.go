@@ -3,7 +3,7 @@ package agent
 // Partition splits calls (given as whether each is concurrency-safe) into
 // batches that run one after another, keeping call order: consecutive safe
 // calls share a batch and run in parallel, every other call runs alone
-// (SPEC R13: [read, grep, bash, read, write] → [read∥grep] [bash] [read] [write]).
+// (docs/features.md R13: [read, grep, bash, read, write] → [read∥grep] [bash] [read] [write]).
 // It returns the batches as index lists into the input.
 func Partition(safe []bool) [][]int {
 	var batches [][]int

@@ -10,14 +10,14 @@ import (
 	"github.com/astroresearch/astroresearch/store"
 )
 
-// Decisions a user can give on a permission card (SPEC §9).
+// Decisions a user can give on a permission card (docs/features.md §9).
 const (
 	AllowOnce   = "allow_once"
 	AllowAlways = "allow_always"
 	Deny        = "deny"
 )
 
-// Permissions evaluates the SPEC R15 pipeline: the tool's own rule, then the
+// Permissions evaluates the docs/features.md R15 pipeline: the tool's own rule, then the
 // user's central rules (Deny beats Allow beats Ask; default Allow; "*"
 // matches any tool). In auto mode, read-only tools never ask.
 type Permissions struct {

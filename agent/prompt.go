@@ -11,7 +11,7 @@ import (
 )
 
 // identityPrompt opens every system prompt. Static sections come first so
-// provider prompt caches can reuse them (SPEC C1).
+// provider prompt caches can reuse them (docs/features.md C1).
 const identityPrompt = `You are AstroResearch, an astrophysics research assistant working for a professional astronomer.
 You search the literature (NASA ADS, arXiv), read papers, resolve astronomical objects and keep the user's library and notes.`
 
@@ -68,7 +68,7 @@ func (t *turnRun) memories(ctx context.Context) string {
 	return section
 }
 
-// activeSkills lists the skills that apply to this question (SPEC T17:
+// activeSkills lists the skills that apply to this question (docs/features.md T17:
 // conditional activation by keywords or workspace file globs).
 func (t *turnRun) activeSkills(ctx context.Context) string {
 	lib := t.r.d.Skills

@@ -8,7 +8,7 @@ import (
 	"github.com/astroresearch/astroresearch/store"
 )
 
-// Recover repairs what a crash or kill left behind (SPEC R8): for every
+// Recover repairs what a crash or kill left behind (docs/features.md R8): for every
 // session whose last turn never emitted done, the tool calls left without a
 // result get a persisted "interrupted" result, and the turn is closed with
 // an error event and done{reason: "interrupted"}. Call it once at start-up,

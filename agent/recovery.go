@@ -8,7 +8,7 @@ import (
 	"github.com/astroresearch/astroresearch/agent/llm"
 )
 
-// The recovery ladder (SPEC R6) for a model that refuses a request as too
+// The recovery ladder (docs/features.md R6) for a model that refuses a request as too
 // long (PromptTooLong) or runs out of tokens (TokenExhausted): each rung is
 // tried at most once per turn, in order; ModelError and everything else go
 // straight to Surface (the error is shown).

@@ -19,7 +19,7 @@ import (
 	"github.com/astroresearch/astroresearch/store"
 )
 
-// LeadAgent is the agent_name of the main agent's messages (SPEC R8).
+// LeadAgent is the agent_name of the main agent's messages (docs/features.md R8).
 const LeadAgent = "lead"
 
 // Errors of the runtime API.
@@ -38,7 +38,7 @@ type Model interface {
 	ActiveModel() string
 }
 
-// Config tunes the runtime; zero values take the SPEC defaults.
+// Config tunes the runtime; zero values take the docs/features.md defaults.
 type Config struct {
 	MaxSteps      int           // AGENT_MAX_STEPS (8)
 	ToolTimeout   time.Duration // AGENT_TOOL_TIMEOUT_SECS (120 s)
@@ -51,7 +51,7 @@ type Config struct {
 	// DefaultThinking is the thinking flag of turns that do not say
 	// (LLM_ENABLE_THINKING).
 	DefaultThinking bool
-	// Budget is the context budget (C3, C7); zero fields take the SPEC
+	// Budget is the context budget (C3, C7); zero fields take the docs/features.md
 	// defaults.
 	Budget compact.Budget
 	// ExtractMemories runs the memory-extraction sub-agent after each turn
@@ -306,7 +306,7 @@ func (r *Runtime) Running(sessionID string) (int, bool) {
 	return rt.turn, true
 }
 
-// Cancel stops the running turn of the user's session (SPEC R10). It
+// Cancel stops the running turn of the user's session (docs/features.md R10). It
 // returns once the stop is requested; the turn then finishes its Block
 // tools, records results and emits done.
 func (r *Runtime) Cancel(ctx context.Context, userID int64, sessionID string) error {

@@ -13,7 +13,7 @@ import (
 	"github.com/astroresearch/astroresearch/store"
 )
 
-// Sub-agents (SPEC T21): a child run with an isolated context — [system,
+// Sub-agents (docs/features.md T21): a child run with an isolated context — [system,
 // task], none of the parent's conversation — the same hooks, permission
 // checker and event log as its parent, its own duplicate detector,
 // compaction breaker and step limit, and a forced final answer at the

@@ -7,7 +7,7 @@ import (
 )
 
 // tasksBlock renders the session's unfinished task list as the
-// "[current tasks]" block restored into a new turn's context (SPEC C2).
+// "[current tasks]" block restored into a new turn's context (docs/features.md C2).
 // It returns "" when there is nothing left to do.
 func (t *turnRun) tasksBlock(ctx context.Context) (string, error) {
 	tasks, err := t.r.d.Store.AgentTasks(ctx, t.session.ID)

@@ -14,7 +14,7 @@ import (
 	"github.com/astroresearch/astroresearch/agent/tools"
 )
 
-// Teams (SPEC T24): a lead spawns teammates — agent runs in sessions of
+// Teams (docs/features.md T24): a lead spawns teammates — agent runs in sessions of
 // their own, listed with the user's other sessions — and the members talk
 // through file inboxes under DATA_DIR/teams (package team). A session's
 // team is the lead's session id; the lead is member "lead". A message to

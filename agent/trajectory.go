@@ -10,7 +10,7 @@ import (
 	"strings"
 )
 
-// trajectoryLine is one line of a turn's JSONL trajectory (SPEC R9).
+// trajectoryLine is one line of a turn's JSONL trajectory (docs/features.md R9).
 type trajectoryLine struct {
 	Type    string `json:"type"` // "message" or "event"
 	Message any    `json:"message,omitempty"`

@@ -15,7 +15,7 @@ import (
 	"github.com/astroresearch/astroresearch/store"
 )
 
-// turnRun is one turn of one agent: the ReAct loop of SPEC R1 written as
+// turnRun is one turn of one agent: the ReAct loop of docs/features.md R1 written as
 // named steps (begin → build context → [call model → execute tools]* →
 // finish).
 type turnRun struct {
@@ -126,7 +126,7 @@ func (t *turnRun) begin(ctx context.Context) error {
 	return nil
 }
 
-// history loads this agent's earlier messages, repaired (SPEC R8).
+// history loads this agent's earlier messages, repaired (docs/features.md R8).
 func (t *turnRun) history(ctx context.Context) ([]llm.Message, error) {
 	rows, err := t.r.d.Store.AgentMessages(ctx, t.session.ID, t.agent)
 	if err != nil {

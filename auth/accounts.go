@@ -1,4 +1,4 @@
-// Package auth holds the account rules of SPEC S1–S3: password hashing,
+// Package auth holds the account rules of docs/features.md S1–S3: password hashing,
 // first-run setup, login with rate limits, password changes, user
 // administration and personal API tokens. It knows nothing about HTTP.
 package auth

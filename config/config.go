@@ -1,6 +1,6 @@
 // Package config loads AstroResearch's configuration from the environment.
 //
-// Every variable documented in SPEC §8 (and in .env.example) is parsed and
+// Every variable documented in docs/features.md §8 (and in .env.example) is parsed and
 // validated here; a bad value is reported as an error that names the variable,
 // so start-up can stop with a message the operator can act on.
 package config

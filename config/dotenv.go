@@ -10,7 +10,7 @@ import (
 
 // WithDotenv returns a getenv that answers from lookup (the process
 // environment) first and falls back to the variables in the dotenv file at
-// path. A missing file is not an error: the file is optional (SPEC O2).
+// path. A missing file is not an error: the file is optional (docs/features.md O2).
 // The process environment is never modified.
 func WithDotenv(lookup func(string) (string, bool), path string) (func(string) string, error) {
 	file, err := godotenv.Read(path)

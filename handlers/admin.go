@@ -156,7 +156,7 @@ func (s *Server) adminResetPassword(c echo.Context) error {
 // maxModelName bounds a model name typed by an admin.
 const maxModelName = 200
 
-// adminSetModel switches the active model at run time (SPEC R5); the
+// adminSetModel switches the active model at run time (docs/features.md R5); the
 // fallback state starts over from it.
 func (s *Server) adminSetModel(c echo.Context) error {
 	name := strings.TrimSpace(c.FormValue("model"))
@@ -171,7 +171,7 @@ func (s *Server) adminSetModel(c echo.Context) error {
 	return s.redirect(c, "/admin")
 }
 
-// adminBackup writes a consistent copy of the database (SPEC O5).
+// adminBackup writes a consistent copy of the database (docs/features.md O5).
 func (s *Server) adminBackup(c echo.Context) error {
 	dir := filepath.Join(s.dataDir, "backups")
 	if err := os.MkdirAll(dir, 0o750); err != nil {

@@ -99,7 +99,7 @@ func TestAdminSwitchesModel(t *testing.T) {
 }
 
 // TestAdminShowsAgentTotals: the built-in metrics hook's counters since
-// start are on the admin page (SPEC O4), tools most called first.
+// start are on the admin page (docs/features.md O4), tools most called first.
 func TestAdminShowsAgentTotals(t *testing.T) {
 	a := newApp(t, nil)
 	admin := a.setupAdmin()

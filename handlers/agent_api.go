@@ -178,7 +178,7 @@ func (s *Server) apiPermission(c echo.Context) error {
 }
 
 // ownSession loads the session in the path if it is the caller's (404
-// otherwise, SPEC S8).
+// otherwise, docs/features.md S8).
 func (s *Server) ownSession(c echo.Context) (store.AgentSession, error) {
 	a, err := s.st.AgentSession(c.Request().Context(), currentUser(c).ID, c.Param("id"))
 	if err != nil {

@@ -18,7 +18,7 @@ import (
 
 // Benchmarks of the event path over real HTTP against the targets
 // (under 64 KB per idle SSE subscriber; event throughput for the record).
-// Figures are reported with b.ReportMetric and never asserted (DESIGN.md).
+// Figures are reported with b.ReportMetric and never asserted (docs/architecture.md, "Tests and benchmarks").
 
 // openBenchStream opens a session's event stream over HTTP with hc,
 // resuming after seq when it is non-zero. It returns once the response

@@ -20,7 +20,7 @@ const heartbeatEvery = 15 * time.Second
 const replayBatch = 500
 
 // apiEvents is GET /api/sessions/{id}/events: text/event-stream of the
-// session's events as JSON (SPEC R7, §9).
+// session's events as JSON (docs/features.md R7, §9).
 func (s *Server) apiEvents(c echo.Context) error {
 	a, err := s.ownSession(c)
 	if err != nil {

@@ -12,7 +12,7 @@ import (
 	"github.com/astroresearch/astroresearch/views"
 )
 
-// The audit log viewer (SPEC W2): the tool calls of the signed-in user's
+// The audit log viewer (docs/features.md W2): the tool calls of the signed-in user's
 // sessions, filtered by session, tool and status through the query string,
 // auditPageSize rows a page. Admins may list every user's rows (all=1).
 

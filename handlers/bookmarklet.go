@@ -12,7 +12,7 @@ import (
 	"github.com/astroresearch/astroresearch/views"
 )
 
-// The bookmarklet (SPEC S4b, L3): a javascript: link that opens
+// The bookmarklet (docs/features.md S4b, L3): a javascript: link that opens
 // {origin}/import?url=<page> in a new tab. That tab arrives as a cross-site
 // navigation, so the SameSite=Strict cookie is missing; the page bounces
 // once through a same-origin navigation to get it, then asks for

@@ -12,7 +12,7 @@ import (
 	"github.com/astroresearch/astroresearch/auth"
 )
 
-// The three CORS layers of SPEC S4, chosen by path in cors:
+// The three CORS layers of docs/features.md S4, chosen by path in cors:
 //
 //	(a) /api/auth/*        same origin, plus CORS_DEV_ORIGINS with credentials
 //	(b) /api/bookmarklet/* any origin, never with credentials; token auth only

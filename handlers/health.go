@@ -18,7 +18,7 @@ func (s *Server) healthz(c echo.Context) error {
 }
 
 // readyz is the readiness probe: migrations applied and the database
-// reachable (SPEC W5).
+// reachable (docs/features.md W5).
 func (s *Server) readyz(c echo.Context) error {
 	if !s.ready.Load() {
 		return c.String(http.StatusServiceUnavailable, "starting: migrations not applied yet\n")

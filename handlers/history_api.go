@@ -20,7 +20,7 @@ type HistoryHitJSON struct {
 }
 
 // apiSearchHistory is GET /api/search/history?q=&session=: full-text hits
-// over the caller's sessions and messages, best first (SPEC L6).
+// over the caller's sessions and messages, best first (docs/features.md L6).
 func (s *Server) apiSearchHistory(c echo.Context) error {
 	q := strings.TrimSpace(c.QueryParam("q"))
 	if len(q) > 500 {

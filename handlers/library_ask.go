@@ -15,7 +15,7 @@ import (
 	"github.com/astroresearch/astroresearch/views"
 )
 
-// "Ask my library" (SPEC T12 for people): POST /library/ask answers a
+// "Ask my library" (docs/features.md T12 for people): POST /library/ask answers a
 // question from the library's passages with numbered citations that open
 // the reader at each passage; POST /api/library/ask is the same as JSON.
 

@@ -15,7 +15,7 @@ import (
 	"github.com/astroresearch/astroresearch/views"
 )
 
-// A paper's citations and references (SPEC L5): GET /library/{id}/links
+// A paper's citations and references (docs/features.md L5): GET /library/{id}/links
 // is the block (fetched from ADS the first time; htmx loads it), POST
 // /library/{id}/links fetches again. The JSON API is GET
 // /api/papers/{id}/citations and /references (?refresh=true fetches

@@ -16,7 +16,7 @@ import (
 	"github.com/astroresearch/astroresearch/views"
 )
 
-// The library pages (SPEC L2–L4): GET /library lists and searches the
+// The library pages (docs/features.md L2–L4): GET /library lists and searches the
 // papers, POST /library/import adds one, GET /library/{id} shows one. The
 // PDF download and file routes are in library_download.go.
 

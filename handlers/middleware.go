@@ -12,13 +12,13 @@ import (
 	"github.com/labstack/echo/v4"
 )
 
-// contentSecurityPolicy is SPEC S5's policy: only our own scripts, styles
+// contentSecurityPolicy is docs/features.md S5's policy: only our own scripts, styles
 // and images (plus data: images), no plugins, no <base>, no framing.
 const contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
 	"font-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; " +
 	"frame-ancestors 'none'; form-action 'self'"
 
-// securityHeaders sets the response headers of SPEC S5 on every response.
+// securityHeaders sets the response headers of docs/features.md S5 on every response.
 func (s *Server) securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		h := c.Response().Header()
@@ -128,7 +128,7 @@ func deadline(d time.Duration) echo.MiddlewareFunc {
 	}
 }
 
-// metrics are process-wide request counters shown to admins (SPEC O4).
+// metrics are process-wide request counters shown to admins (docs/features.md O4).
 type metrics struct {
 	requests, clientErrors, serverErrors atomic.Uint64
 	inFlight                             atomic.Int64

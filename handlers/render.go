@@ -67,7 +67,7 @@ func (s *Server) isAPI(c echo.Context) bool {
 	return strings.HasPrefix(strings.TrimPrefix(c.Request().URL.Path, s.cfg.BasePath), "/api/")
 }
 
-// APIError is the JSON error body of SPEC §9.
+// APIError is the JSON error body of docs/features.md §9.
 type APIError struct {
 	Error APIErrorBody `json:"error"`
 }

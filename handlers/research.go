@@ -19,7 +19,7 @@ import (
 	"github.com/astroresearch/astroresearch/views"
 )
 
-// The research workspace (SPEC W2): the session list, the session page with
+// The research workspace (docs/features.md W2): the session list, the session page with
 // its timeline, and the forms that start, stop and answer turns. Every form
 // works without JavaScript (post, then 303 back); with htmx (HX-Request) it
 // gets a fragment instead.

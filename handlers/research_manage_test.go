@@ -79,7 +79,7 @@ func TestResearchDelete(t *testing.T) {
 		"<strong>Delete Perseus cluster?</strong> This removes its messages and events.",
 		`action="/research/`+s+`/delete"`, `data-testid="delete-button"`, `href="/research/`+s+`" data-testid="cancel-delete">Cancel`)
 
-	// Team files the session's agent left (SPEC T24) go with it.
+	// Team files the session's agent left (docs/features.md T24) go with it.
 	inbox := filepath.Join(a.dir, "teams", s, "inbox", "lead.jsonl")
 	if err := os.MkdirAll(filepath.Dir(inbox), 0o700); err != nil {
 		t.Fatal(err)

@@ -8,7 +8,7 @@ import (
 	"github.com/astroresearch/astroresearch/views"
 )
 
-// The timeline ops of the orchestration events (SPEC T21–T25): a
+// The timeline ops of the orchestration events (docs/features.md T21–T25): a
 // background task card updated in place, a sub-agent's nested group, and
 // the coordinator's worker list.
 

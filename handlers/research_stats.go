@@ -10,7 +10,7 @@ import (
 )
 
 // runStats accumulates the metrics of a turn or a session from its events
-// (SPEC issue 5's metrics panel): the event log is the one source, so the
+// (the session metrics panel, W2): the event log is the one source, so the
 // figures are the same live, on a reload and after a restart. Not safe
 // for concurrent use.
 type runStats struct {

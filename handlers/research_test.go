@@ -345,7 +345,7 @@ func TestResearchAskWithHTMX(t *testing.T) {
 }
 
 // TestResearchAnswerIsSanitised: what the model writes cannot run script,
-// handlers, javascript: URLs or htmx attributes in the page (SPEC S6).
+// handlers, javascript: URLs or htmx attributes in the page (docs/features.md S6).
 func TestResearchAnswerIsSanitised(t *testing.T) {
 	a := newApp(t, nil)
 	c := a.setupAdmin()

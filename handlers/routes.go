@@ -46,8 +46,7 @@ func (s *Server) routes() error {
 	}
 	root.GET("/static/*", s.serveStatic)
 
-	// (b) Bookmarklet and import API: any origin, token only. Its routes
-	// arrive with the Literature work; the layer is in place now.
+	// (b) Bookmarklet import: any origin, API token only (S4b, L3).
 	s.bookmarklet = root.Group("/api/bookmarklet", s.tokenOnly, deadline(pageDeadline))
 	s.bookmarklet.POST("/import", s.apiBookmarkletImport)
 

@@ -11,7 +11,7 @@ import (
 	"github.com/astroresearch/astroresearch/views"
 )
 
-// The history search page (SPEC L6): GET /search renders the whole page
+// The history search page (docs/features.md L6): GET /search renders the whole page
 // (the form's plain submit), GET /search/results only the result list
 // (the htmx fragment the search box asks for while typing).
 

@@ -84,7 +84,7 @@ type TargetResolver interface {
 	Resolve(ctx context.Context, name string) (sesame.Object, error)
 }
 
-// ModelControl is the run-time model switch of the LLM client (SPEC R5).
+// ModelControl is the run-time model switch of the LLM client (docs/features.md R5).
 type ModelControl interface {
 	ActiveModel() string
 	SetModel(name string)
@@ -174,5 +174,6 @@ func New(d Deps) (*Server, error) {
 // Echo returns the configured echo instance (an http.Handler).
 func (s *Server) Echo() *echo.Echo { return s.e }
 
-// sessionManagerFor is a short alias used by handlers.
+// sm returns the session manager for c's request (the HTTPS or the plain
+// HTTP cookie settings); a short name because most handlers call it.
 func (s *Server) sm(c echo.Context) *scs.SessionManager { return s.sessions.For(c.Request()) }

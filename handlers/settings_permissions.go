@@ -16,7 +16,7 @@ import (
 	"github.com/astroresearch/astroresearch/views"
 )
 
-// The central permission rules in settings (SPEC R15): listed, added and
+// The central permission rules in settings (docs/features.md R15): listed, added and
 // removed with plain forms.
 
 // toolNameRE is what a rule's tool may be besides "*": a tool name as the

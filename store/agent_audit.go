@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// AuditEntry is one tool call in the audit log (SPEC R8).
+// AuditEntry is one tool call in the audit log (docs/features.md R8).
 type AuditEntry struct {
 	ID            int64     `db:"id" json:"id"`
 	SessionID     string    `db:"session_id" json:"session_id"`

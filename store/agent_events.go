@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// AgentEvent is one persisted runtime event (SPEC R7). Data is the JSON
+// AgentEvent is one persisted runtime event (docs/features.md R7). Data is the JSON
 // object of the kind's fields.
 type AgentEvent struct {
 	SessionID string    `db:"session_id"`

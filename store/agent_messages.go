@@ -8,7 +8,7 @@ import (
 	"github.com/jmoiron/sqlx"
 )
 
-// AgentMessage is one persisted conversation message (SPEC R8). ToolCalls
+// AgentMessage is one persisted conversation message (docs/features.md R8). ToolCalls
 // is the JSON array of the assistant's calls ("" when none).
 type AgentMessage struct {
 	ID         int64     `db:"id"`

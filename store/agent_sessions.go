@@ -8,7 +8,7 @@ import (
 	"github.com/google/uuid"
 )
 
-// AgentSession is one research conversation of a user (SPEC R8).
+// AgentSession is one research conversation of a user (docs/features.md R8).
 type AgentSession struct {
 	ID        string    `db:"id" json:"id"`
 	UserID    int64     `db:"user_id" json:"-"`

@@ -9,7 +9,7 @@ import (
 	"github.com/jmoiron/sqlx"
 )
 
-// AgentTask is one entry of a session's task list (SPEC T15).
+// AgentTask is one entry of a session's task list (docs/features.md T15).
 type AgentTask struct {
 	SessionID string    `db:"session_id" json:"-"`
 	TaskID    string    `db:"task_id" json:"id"`

@@ -7,7 +7,7 @@ import (
 )
 
 // Backup writes a consistent copy of the live database to dest with
-// VACUUM INTO (SPEC O5). It runs on a read connection, so it does not block
+// VACUUM INTO (docs/features.md O5). It runs on a read connection, so it does not block
 // writers. dest must not exist yet.
 func (s *Store) Backup(ctx context.Context, dest string) error {
 	if _, err := os.Stat(dest); err == nil {

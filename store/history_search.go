@@ -29,7 +29,7 @@ const (
 
 // SearchHistory searches the user's session titles/summaries and messages
 // (all agents) for query, optionally within one session, best matches
-// first. Only userID's sessions are searched (SPEC S8). An empty or
+// first. Only userID's sessions are searched (docs/features.md S8). An empty or
 // punctuation-only query returns nothing.
 func (s *Store) SearchHistory(ctx context.Context, userID int64, query, sessionID string, limit int) ([]HistoryHit, error) {
 	match := FTSQuery(query)

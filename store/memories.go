@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// Memory is one indexed long-term memory of a user (SPEC C11).
+// Memory is one indexed long-term memory of a user (docs/features.md C11).
 type Memory struct {
 	ID        int64     `db:"id" json:"id"`
 	UserID    int64     `db:"user_id" json:"-"`

@@ -8,7 +8,7 @@ import (
 	"github.com/jmoiron/sqlx"
 )
 
-// PaperContent is a paper's current parsed Markdown (SPEC T10, T11).
+// PaperContent is a paper's current parsed Markdown (docs/features.md T10, T11).
 type PaperContent struct {
 	PaperID  int64     `db:"paper_id" json:"paper_id"`
 	Markdown string    `db:"markdown" json:"markdown"`

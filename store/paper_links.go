@@ -10,7 +10,7 @@ import (
 	"github.com/jmoiron/sqlx"
 )
 
-// LinkKind says which way a citation link points (SPEC L5).
+// LinkKind says which way a citation link points (docs/features.md L5).
 type LinkKind string
 
 // Link kinds.

@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// PaperNote is a user's highlight or note on a paper (SPEC T14). The
+// PaperNote is a user's highlight or note on a paper (docs/features.md T14). The
 // anchor is Quote with Prefix and Suffix context as they appear in the
 // reader's text; Position is the quote's character offset there when
 // known (-1 otherwise), a hint for telling repeated quotes apart.

@@ -11,7 +11,7 @@ import (
 	"github.com/jmoiron/sqlx"
 )
 
-// Paper is one library entry (SPEC L1).
+// Paper is one library entry (docs/features.md L1).
 type Paper struct {
 	ID             int64     `db:"id" json:"id"`
 	Title          string    `db:"title" json:"title"`

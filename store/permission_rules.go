@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// PermissionRule is a user's central rule for a tool (SPEC R15).
+// PermissionRule is a user's central rule for a tool (docs/features.md R15).
 type PermissionRule struct {
 	ID        int64     `db:"id" json:"id"`
 	UserID    int64     `db:"user_id" json:"-"`

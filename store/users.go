@@ -13,7 +13,7 @@ import (
 // Role is a user's role.
 type Role string
 
-// The two roles of SPEC S1.
+// The two roles of docs/features.md S1.
 const (
 	RoleAdmin  Role = "admin"
 	RoleMember Role = "member"

@@ -8,7 +8,7 @@ import (
 )
 
 // LibraryPage is /library: the import form, the filters and the list of
-// papers (SPEC L2–L4).
+// papers (docs/features.md L2–L4).
 type LibraryPage struct {
 	Chrome
 	Query, Tag, Year string // the filters as typed

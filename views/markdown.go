@@ -18,7 +18,7 @@ import (
 	"github.com/yuin/goldmark/util"
 )
 
-// The Markdown pipeline (SPEC S6): goldmark with GFM renders the text, raw
+// The Markdown pipeline (docs/features.md S6): goldmark with GFM renders the text, raw
 // HTML included, and bluemonday then keeps only an allowlist — so script,
 // event handlers, javascript: URLs, style and hx-* attributes never reach
 // the page, whatever a model or a paper contains. Both values are built

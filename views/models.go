@@ -107,7 +107,7 @@ type SettingsPage struct {
 	RuleForm       RuleForm
 }
 
-// RuleRow is one central permission rule in the settings list (SPEC R15).
+// RuleRow is one central permission rule in the settings list (docs/features.md R15).
 type RuleRow struct {
 	ID        int64
 	Tool      string
@@ -173,7 +173,7 @@ type AdminPage struct {
 	Agent *AgentCounters
 }
 
-// AgentCounters are the agent's totals since the server started (SPEC O4).
+// AgentCounters are the agent's totals since the server started (docs/features.md O4).
 type AgentCounters struct {
 	Turns            int
 	Steps            int

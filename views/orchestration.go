@@ -2,7 +2,7 @@ package views
 
 import "fmt"
 
-// Timeline items of the orchestration features (SPEC T21–T25): background
+// Timeline items of the orchestration features (docs/features.md T21–T25): background
 // tasks, nested sub-agent groups and the coordinator's worker list.
 
 // BackgroundTaskCard is a bg_task_run task (T22); it is updated in place as

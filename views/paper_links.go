@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-// PaperLinks is the citations-and-references block of a paper page (SPEC
+// PaperLinks is the citations-and-references block of a paper page (docs/features.md
 // L5), also the htmx fragment that loads or refreshes it.
 type PaperLinks struct {
 	BasePath string

@@ -17,7 +17,7 @@ import (
 	"github.com/yuin/goldmark/util"
 )
 
-// The reader's pipeline (SPEC L2, S6): goldmark with GFM tables, footnotes
+// The reader's pipeline (docs/features.md L2, S6): goldmark with GFM tables, footnotes
 // and heading ids, TeX kept for KaTeX, then bluemonday with the answers'
 // allowlist plus what a paper needs — heading and reference anchors,
 // footnote links, table spans. Built once; safe for concurrent use.
@@ -135,7 +135,7 @@ func plainText(n ast.Node, src []byte) string {
 	return strings.TrimSpace(b.String())
 }
 
-// ReaderPage is the reader (SPEC L2): the parsed paper, its table of
+// ReaderPage is the reader (docs/features.md L2): the parsed paper, its table of
 // contents and the user's notes beside it.
 type ReaderPage struct {
 	Chrome

@@ -67,7 +67,7 @@ type TurnControls struct {
 	Running   bool
 }
 
-// ModelStatus is the model new calls use (SPEC R5): the configured
+// ModelStatus is the model new calls use (docs/features.md R5): the configured
 // primary, or a fallback after consecutive overloads.
 type ModelStatus struct {
 	Active   string // "" until the endpoint is asked for its first model
@@ -90,7 +90,7 @@ type QuestionForm struct {
 }
 
 // ModelNote explains how to configure a model endpoint; shown when the last
-// turn failed in the model call (SPEC §8).
+// turn failed in the model call (docs/features.md §8).
 type ModelNote struct {
 	Show     bool
 	Endpoint string // LLM_BASE_URL

@@ -3,7 +3,7 @@ package views
 import "time"
 
 // SearchPage is /search: full-text search over the user's past sessions
-// (SPEC L6).
+// (docs/features.md L6).
 type SearchPage struct {
 	Chrome
 	Query string

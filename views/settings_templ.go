@@ -347,7 +347,7 @@ func Settings(p SettingsPage) templ.Component {
 }
 
 // PermissionRulesView lists the user's central permission rules, each with
-// a Remove button, and the form that adds one (SPEC R15).
+// a Remove button, and the form that adds one (docs/features.md R15).
 func PermissionRulesView(p SettingsPage) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context

@@ -11,7 +11,7 @@ import (
 // this session, or up the call chain of ctx).
 var ErrBusy = errors.New("compact: a compaction is already running")
 
-// Auto is the automatic compaction of SPEC C9, to call before each model
+// Auto is the automatic compaction of docs/features.md C9, to call before each model
 // call with the tracked token count. It runs Compress when tokens are over
 // the soft limit, no compaction is running (recursion guard) and the
 // breaker allows it, then records the outcome in the breaker: success means
@@ -38,7 +38,7 @@ func Auto(ctx context.Context, b *Breaker, msgs []llm.Message, tokens int, opt O
 	return res, true, nil
 }
 
-// Manual is compress_context (SPEC C9): it bypasses the breaker and resets
+// Manual is compress_context (docs/features.md C9): it bypasses the breaker and resets
 // it, and runs Compress with Force. It returns ErrBusy inside another
 // compaction.
 func Manual(ctx context.Context, b *Breaker, msgs []llm.Message, opt Options) (Result, error) {

@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-// Circuit breaker parameters of SPEC C9.
+// Circuit breaker parameters of docs/features.md C9.
 const (
 	// BreakerThreshold is how many consecutive failures open the breaker.
 	BreakerThreshold = 3
@@ -34,7 +34,7 @@ func (s State) String() string {
 	return "closed"
 }
 
-// Breaker guards automatic compaction (SPEC C9): BreakerThreshold
+// Breaker guards automatic compaction (docs/features.md C9): BreakerThreshold
 // consecutive failures (a compaction that errored or did not reduce the
 // message count) open it; after BreakerCooldown it is half-open and lets
 // one attempt through, whose success closes it and whose failure opens it

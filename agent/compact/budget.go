@@ -7,8 +7,8 @@ import (
 	"github.com/astroresearch/astroresearch/agent/llm"
 )
 
-// Budget holds the context limits of SPEC C3 and C7. Zero fields take the
-// SPEC defaults (see DefaultBudget).
+// Budget holds the context limits of docs/features.md C3 and C7. Zero fields take the
+// docs/features.md defaults (see DefaultBudget).
 type Budget struct {
 	SoftLimit   int // AGENT_TOKEN_SOFT_LIMIT: compaction trigger and "over soft" nudge (32,000 tokens)
 	HardLimit   int // AGENT_TOKEN_HARD_LIMIT: "answer now" nudge (40,000 tokens)
@@ -16,7 +16,7 @@ type Budget struct {
 	CharLimit   int // AGENT_CONTEXT_CHAR_LIMIT: L1–L3 work until chars ≤ CharLimit·1.5 (16,000)
 }
 
-// DefaultBudget returns the SPEC defaults.
+// DefaultBudget returns the docs/features.md defaults.
 func DefaultBudget() Budget {
 	return Budget{SoftLimit: 32000, HardLimit: 40000, MaxMessages: 50, CharLimit: 16000}
 }
@@ -80,7 +80,7 @@ func messageChars(m llm.Message) int {
 	return n
 }
 
-// Tracker keeps the token count of a growing conversation (SPEC C9): the
+// Tracker keeps the token count of a growing conversation (docs/features.md C9): the
 // API's prompt_tokens of the last call when known, plus an estimate of the
 // messages added since; a rough estimate of everything otherwise. The zero
 // value is ready to use. Not safe for concurrent use (one per turn).
@@ -115,7 +115,7 @@ func (t *Tracker) Tokens(msgs []llm.Message) int {
 }
 
 // Trigger reports whether automatic compaction should run: tokens over the
-// soft limit (SPEC C9).
+// soft limit (docs/features.md C9).
 func Trigger(tokens int, b Budget) bool {
 	return tokens > b.withDefaults().SoftLimit
 }
@@ -123,7 +123,7 @@ func Trigger(tokens int, b Budget) bool {
 // nearSoftPercent is the "near the soft limit" threshold of C3.
 const nearSoftPercent = 80
 
-// Nudge returns the one budget reminder for this step (SPEC C3), chosen by
+// Nudge returns the one budget reminder for this step (docs/features.md C3), chosen by
 // priority: over the hard limit, over the soft limit, near the soft limit
 // (≥ 80 %). ok is false when tokens are below all three.
 func Nudge(tokens int, b Budget) (msg string, ok bool) {

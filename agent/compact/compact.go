@@ -1,5 +1,5 @@
 // Package compact keeps an agent conversation inside its context budget
-// (SPEC §4 C3, C4, C7, C8, C9): token accounting (Tracker, Estimate),
+// (docs/features.md §4 C3, C4, C7, C8, C9): token accounting (Tracker, Estimate),
 // budget nudges (Nudge), the diminishing-returns stop (DiminishingReturns),
 // the five-layer compress_with_fallback (Compress), safe cut points
 // (SafeCut), and the circuit breaker and recursion guard around automatic
@@ -25,7 +25,7 @@ const DefaultIdentity = "You are AstroResearch, an astrophysics research assista
 
 // Options configure one compaction.
 type Options struct {
-	// Budget holds the limits; zero fields take the SPEC defaults.
+	// Budget holds the limits; zero fields take the docs/features.md defaults.
 	Budget Budget
 	// Summarizer writes the L2 summary; nil skips L2 (straight to L3).
 	Summarizer Summarizer
@@ -55,7 +55,7 @@ type Result struct {
 	SummaryError error
 }
 
-// Compress is compress_with_fallback (SPEC C7). It applies, in order:
+// Compress is compress_with_fallback (docs/features.md C7). It applies, in order:
 //
 //	L0 snip        more than MaxMessages messages: keep the first SnipHead and the last MaxMessages−SnipHead
 //	L1 micro       still over CharLimit·1.5 characters: old tool results → "[Previous: used {tool}]", newest MicroKeep kept

@@ -8,7 +8,7 @@ import (
 )
 
 // SafeCut returns the cut point nearest to idx, at or before it, that does
-// not separate an assistant message with tool calls from its results (SPEC
+// not separate an assistant message with tool calls from its results (docs/features.md
 // C8). A cut at i splits msgs into msgs[:i] and msgs[i:].
 //
 // Results are bound to their call by position, not by id: the tool
@@ -118,7 +118,7 @@ func toolName(msgs []llm.Message, i int) string {
 // Dropped returns the messages of before that a compaction removed or
 // rewrote (with their original content), in order: before minus the
 // longest common subsequence of before and after. Memory extraction reads
-// them (SPEC C11).
+// them (docs/features.md C11).
 func Dropped(before, after []llm.Message) []llm.Message {
 	n, m := len(before), len(after)
 	// lcs[i][j] is the LCS length of before[i:] and after[j:].

@@ -6,7 +6,7 @@ import (
 	"github.com/astroresearch/astroresearch/agent/llm"
 )
 
-// The recovery ladder (SPEC R6) uses single layers directly when the model
+// The recovery ladder (docs/features.md R6) uses single layers directly when the model
 // refuses a request as too long.
 
 // Aggressive is the L3 layer on its own: every tool result but the newest

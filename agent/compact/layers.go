@@ -11,7 +11,7 @@ import (
 	"github.com/astroresearch/astroresearch/agent/textcut"
 )
 
-// Layer parameters of SPEC C7.
+// Layer parameters of docs/features.md C7.
 const (
 	// SnipHead is how many leading messages L0 keeps; the tail is
 	// MaxMessages − SnipHead (47 by default).

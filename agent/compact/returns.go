@@ -1,6 +1,6 @@
 package compact
 
-// Diminishing-returns thresholds of SPEC C4.
+// Diminishing-returns thresholds of docs/features.md C4.
 const (
 	// MinContinuations is how many continuations must have happened before
 	// the detector may stop the loop.
@@ -11,7 +11,7 @@ const (
 )
 
 // DiminishingReturns detects a loop that keeps going without producing
-// much (SPEC C4): after MinContinuations or more continuations, two
+// much (docs/features.md C4): after MinContinuations or more continuations, two
 // consecutive checks each adding fewer than MinNewTokens tokens mean "stop
 // calling tools and answer". Once it fires it stays fired. The zero value
 // is ready to use; one per turn; not safe for concurrent use.

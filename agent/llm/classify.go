@@ -4,7 +4,7 @@ import (
 	"strings"
 )
 
-// Classification (SPEC R3). Messages are matched case-insensitively after
+// Classification (docs/features.md R3). Messages are matched case-insensitively after
 // normalising '_' and '-' to spaces on both sides, so "rate_limit_exceeded"
 // matches "rate limit" and "context_window_exceeded" matches itself in
 // either spelling. The text matched is the error's message, type and code.

@@ -9,7 +9,7 @@ import (
 )
 
 // overloadsBeforeSwitch is how many consecutive Overloaded results of the
-// active model make the client move to the next model (SPEC R5).
+// active model make the client move to the next model (docs/features.md R5).
 const overloadsBeforeSwitch = 3
 
 // modelState is the active model and the fallback rotation. The rotation

@@ -20,7 +20,7 @@ func takesEnableThinking(baseURL, model string) bool {
 }
 
 // thinkingFlag returns the enable_thinking value to inject, or nil for none.
-// Streaming calls send true only when thinking is on (SPEC R2). Non-streaming
+// Streaming calls send true only when thinking is on (docs/features.md R2). Non-streaming
 // calls send false to providers that take the flag, because DashScope
 // rejects non-streaming calls with thinking on (Qwen3 open models default
 // to it) and non-streaming answers (summaries) never surface thoughts.
@@ -52,7 +52,7 @@ func usesMaxCompletionTokens(model string) bool {
 
 // ThinkingToggle reports whether a request's Thinking flag changes what is
 // sent for the active model, that is whether the user can switch reasoning
-// on and off (SPEC R2). It is true exactly when the provider takes the
+// on and off (docs/features.md R2). It is true exactly when the provider takes the
 // enable_thinking flag (takesEnableThinking: a DashScope endpoint or a qwen
 // model). Other reasoning models (DeepSeek-R1, OpenAI o-series) reason, and
 // their reasoning is shown, whatever the flag says, so a toggle would do

@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-// Retry policy (SPEC R4).
+// Retry policy (docs/features.md R4).
 const (
 	// maxRetries is how many times one call is retried after its first attempt.
 	maxRetries = 10

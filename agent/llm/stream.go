@@ -12,7 +12,7 @@ import (
 // request asks for stream_options.include_usage, so Usage is filled when
 // the provider honours it.
 //
-// Errors are *Error values classified per SPEC R3, except that the
+// Errors are *Error values classified per docs/features.md R3, except that the
 // caller's own cancellation returns an error matching context.Canceled.
 // Rate limits and overloads are retried (R4) only while nothing has been
 // delivered to onDelta in the failing attempt; after 3 consecutive

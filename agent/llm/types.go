@@ -1,7 +1,7 @@
 // Package llm is AstroResearch's client for OpenAI-compatible chat
 // completion endpoints (OpenAI, DashScope/Qwen, DeepSeek, vLLM, Ollama,
 // llama.cpp server), built on go-openai. It streams, assembles tool calls,
-// surfaces reasoning as thinking, classifies errors (SPEC R3), retries rate
+// surfaces reasoning as thinking, classifies errors (docs/features.md R3), retries rate
 // limits and overloads (R4) and falls back to other models (R5).
 package llm
 
@@ -104,10 +104,10 @@ type Delta struct {
 	Text string
 }
 
-// ErrorClass is the SPEC R3 classification of a failed call.
+// ErrorClass is the docs/features.md R3 classification of a failed call.
 type ErrorClass int
 
-// Error classes, SPEC R3.
+// Error classes, docs/features.md R3.
 const (
 	ModelError ErrorClass = iota // everything else
 	RateLimited

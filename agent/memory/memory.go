@@ -1,4 +1,4 @@
-// Package memory is the agent's long-term memory (SPEC C11): short facts
+// Package memory is the agent's long-term memory (docs/features.md C11): short facts
 // worth keeping across sessions, in four kinds, each checked by a quality
 // gate and de-duplicated, stored as files under the data directory and
 // indexed in the database per user.

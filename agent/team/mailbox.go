@@ -1,4 +1,4 @@
-// Package team keeps the file inboxes of agent teams (SPEC T24): one
+// Package team keeps the file inboxes of agent teams (docs/features.md T24): one
 // directory per team under a root (DATA_DIR/teams), one append-only JSON
 // Lines inbox per member, one read cursor per member and a member list.
 //

@@ -8,7 +8,7 @@ import (
 	"github.com/astroresearch/astroresearch/agent/textcut"
 )
 
-// Capabilities are a tool's optional capabilities with the SPEC R11
+// Capabilities are a tool's optional capabilities with the docs/features.md R11
 // defaults filled in, so callers never type-assert the optional interfaces.
 type Capabilities struct {
 	// Interrupt is what a user stop does to a running call (default Cancel).

@@ -1,4 +1,4 @@
-// Package tools defines what an agent tool is (SPEC R11), the registry that
+// Package tools defines what an agent tool is (docs/features.md R11), the registry that
 // offers tools to the model (R12) and the load_tool meta-tool (T26).
 // Families of tools live in sub-packages (fs/, astro/, self/, orchestrate/).
 package tools
@@ -51,7 +51,7 @@ const (
 )
 
 // Optional capabilities. A tool implements the ones it needs; Caps reads
-// them with the SPEC R11 defaults.
+// them with the docs/features.md R11 defaults.
 
 // Interrupter declares the interrupt behaviour (default Cancel).
 type Interrupter interface{ InterruptBehavior() InterruptBehavior }

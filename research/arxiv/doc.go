@@ -1,4 +1,4 @@
-// Package arxiv is the client for the arXiv API (SPEC T7–T9, L1, L3): search
+// Package arxiv is the client for the arXiv API (docs/features.md T7–T9, L1, L3): search
 // through the Atom API (search_query with paging and sorting), metadata by
 // identifier (id_list, batched), identifier normalisation for every form users
 // paste (new and old style, versions, the "arXiv:" prefix, abs/pdf/html and

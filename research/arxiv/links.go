@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// Default base URLs, the same as the configuration defaults (SPEC §8). The
+// Default base URLs, the same as the configuration defaults (docs/features.md §8). The
 // link helpers use them when given an empty base.
 const (
 	DefaultAPIURL   = "https://export.arxiv.org/api/query"

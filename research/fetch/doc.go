@@ -1,4 +1,4 @@
-// Package fetch is the one guarded outbound HTTP client (SPEC S7). Every
+// Package fetch is the one guarded outbound HTTP client (docs/features.md S7). Every
 // request the application makes to the internet — API calls to ADS, arXiv and
 // Sesame, paper and PDF downloads, bookmarklet imports — goes through a
 // [Client], which enforces:

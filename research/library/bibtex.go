@@ -18,7 +18,7 @@ type Exporter interface {
 	HasToken() bool
 }
 
-// BibTeX returns BibTeX for papers (SPEC L4): ADS's export for papers with
+// BibTeX returns BibTeX for papers (docs/features.md L4): ADS's export for papers with
 // a bibcode when a token is set (the journals' own formatting), generated
 // locally otherwise and for the rest. If ADS fails, everything is
 // generated locally.

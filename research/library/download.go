@@ -41,7 +41,7 @@ type DownloadOptions struct {
 }
 
 // Downloader fetches a paper's PDF through several channels in order
-// (SPEC T9): the arXiv PDF, then ADS's link gateway (e-print, then
+// (docs/features.md T9): the arXiv PDF, then ADS's link gateway (e-print, then
 // publisher PDF), then publisher open access through the DOI. A channel
 // that answers with the publisher's article page (IOP, A&A, AAS, ...)
 // is followed to the PDF that page announces. Content must really be a

@@ -19,7 +19,7 @@ type LinkSource interface {
 	References(ctx context.Context, bibcode string, rows, start int) (ads.Result, error)
 }
 
-// Links keeps the citation and reference lists of library papers (SPEC
+// Links keeps the citation and reference lists of library papers (docs/features.md
 // L5): fetched from ADS, stored with the paper, shown with each linked
 // paper's library status. Safe for concurrent use.
 type Links struct {

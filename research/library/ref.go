@@ -1,6 +1,6 @@
 // Package library is the astronomer's paper library service: resolving
 // identifiers against ADS and arXiv and importing papers idempotently
-// (SPEC L1, L3, T8).
+// (docs/features.md L1, L3, T8).
 package library
 
 import (

@@ -1,5 +1,5 @@
 // Package literature searches NASA ADS and arXiv together and merges their
-// answers into one list of papers (SPEC T7): de-duplicated by arXiv id, DOI
+// answers into one list of papers (docs/features.md T7): de-duplicated by arXiv id, DOI
 // and bibcode, ADS metadata preferred for published papers, arXiv filling
 // the rest.
 package literature

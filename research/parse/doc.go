@@ -1,4 +1,4 @@
-// Package parse turns papers into clean Markdown (SPEC T10): one Engine
+// Package parse turns papers into clean Markdown (docs/features.md T10): one Engine
 // interface and several engines — arXiv HTML (LaTeXML, arxiv.org/html then
 // ar5iv), IOPscience full-text pages for papers with an IOP DOI, A&A
 // full-text pages (aanda.org) for papers with an A&A DOI, MinerU (its /file_parse Markdown, normalised) and GROBID (TEI)

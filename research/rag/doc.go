@@ -1,4 +1,4 @@
-// Package rag is retrieval over the papers in the library (SPEC T12): it
+// Package rag is retrieval over the papers in the library (docs/features.md T12): it
 // cuts each paper's Markdown into passages along section boundaries,
 // indexes them with FTS5 (BM25) and, when an embedding model is
 // configured, with vectors (a binary-quantised sqlite-vec vec0 index,

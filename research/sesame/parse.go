@@ -1,5 +1,5 @@
 // Package sesame resolves astronomical object names with the CDS Sesame
-// service (SIMBAD, NED and VizieR behind one query), SPEC T13.
+// service (SIMBAD, NED and VizieR behind one query), docs/features.md T13.
 package sesame
 
 import (

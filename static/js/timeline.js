@@ -15,7 +15,7 @@ document.addEventListener("htmx:sseMessage", function (e) {
 });
 
 // When a turn ends live (its done line arrives), focus moves to the turn's
-// answer so that keyboard and screen-reader users land on it (SPEC W3).
+// answer so that keyboard and screen-reader users land on it (docs/features.md W3).
 // It does not when the user is typing into a field (a next question, an
 // answer to a card): that would take the keyboard away mid-sentence. The
 // timeline swaps with settle:0ms, so when this observer runs the answer

@@ -56,6 +56,6 @@ func TestDownloadPaperTool(t *testing.T) {
 	}
 	c := tools.Caps(DownloadPaper(fakeImporter{}, fakeFetcher{}))
 	if !c.Deferred || !c.SiblingAbort || c.ReadOnly {
-		t.Fatalf("capabilities %+v (SPEC: deferred, sibling abort)", c)
+		t.Fatalf("capabilities %+v (docs/features.md: deferred, sibling abort)", c)
 	}
 }

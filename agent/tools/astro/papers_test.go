@@ -35,7 +35,7 @@ func TestSearchPapersOutput(t *testing.T) {
 		}
 	}
 	if c := tools.Caps(SearchPapers(fakeSearcher{}, nil)); !c.ReadOnly || c.Deferred {
-		t.Fatal("search_papers is read-only and resident (SPEC §5)")
+		t.Fatal("search_papers is read-only and resident (docs/features.md §5)")
 	}
 }
 

@@ -9,7 +9,7 @@ import (
 	"github.com/astroresearch/astroresearch/agent/textcut"
 )
 
-// Default bounds of a FileCache (SPEC C10).
+// Default bounds of a FileCache (docs/features.md C10).
 const (
 	DefaultCacheEntries = 100
 	DefaultCacheBytes   = 25 << 20
@@ -43,7 +43,7 @@ type Entry struct {
 type cacheKey struct{ session, agent, path string }
 
 // FileCache remembers recent reads per session and agent so that reading
-// an unchanged file range again returns a short stub (SPEC T1), and so that
+// an unchanged file range again returns a short stub (docs/features.md T1), and so that
 // compaction can restore recently read files (C10). It is an LRU bounded
 // by entry count and by the bytes of remembered content. Construct it once
 // and share it between the tools; it is safe for concurrent use, and a nil

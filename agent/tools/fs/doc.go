@@ -1,4 +1,4 @@
-// Package fs holds the agent's filesystem tools (SPEC T1–T3, T5, T6):
+// Package fs holds the agent's filesystem tools (docs/features.md T1–T3, T5, T6):
 // read_file, grep_files, glob_files, file_write and file_edit, plus the
 // file-state cache they share (C10).
 //
@@ -23,7 +23,7 @@
 //	workspace/notes.md            read-write scratch space of the calling user
 //	library/2401.01234.md         downloaded, parsed papers (read-only)
 //	skills/photometry/SKILL.md    skill files (read-only unless Options.SkillsWritable)
-//	tool-results/<session>/x.txt  large outputs saved by the runtime (SPEC R14),
+//	tool-results/<session>/x.txt  large outputs saved by the runtime (docs/features.md R14),
 //	                              read-only and only the calling session's own
 //
 // A path whose first component is not a root name is inside workspace/

@@ -1,4 +1,4 @@
-// Package self holds the agent's self-management tools (SPEC T15, T19):
+// Package self holds the agent's self-management tools (docs/features.md T15, T19):
 // its task list and asking the user.
 package self
 

@@ -1,4 +1,4 @@
-// Package shell holds the run_bash tool (SPEC T4): a shell command run in
+// Package shell holds the run_bash tool (docs/features.md T4): a shell command run in
 // the agent's workspace with a time limit, a bounded output, a scrubbed
 // environment and, where the machine allows it, a bubblewrap sandbox with a
 // read-only system and no network. Every process the command starts is

@@ -1,5 +1,5 @@
 // Package skills loads SKILL.md files — reusable research procedures —
-// from the skills directory (SPEC T17) and offers them to the agent: their
+// from the skills directory (docs/features.md T17) and offers them to the agent: their
 // list goes into the system prompt, and load_skill returns a body on demand.
 //
 // A skill is a directory holding SKILL.md (or a top-level NAME.md file):
