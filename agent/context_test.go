@@ -187,7 +187,10 @@ func TestDiminishingReturnsStopsTheLoop(t *testing.T) {
 	s := h.session()
 	var turns []llmtest.Turn
 	for i := 0; i < 6; i++ {
-		turns = append(turns, llmtest.ToolCalls(llmtest.Call{ID: fmt.Sprint("d", i), Name: "echo", Args: fmt.Sprintf(`{"text":"%d"}`, i)}))
+		// The same question reworded: near-identical arguments whose
+		// results add nothing new (C4 stall).
+		turns = append(turns, llmtest.ToolCalls(llmtest.Call{ID: fmt.Sprint("d", i), Name: "echo",
+			Args: fmt.Sprintf(`{"text":"%sPerseus  cavities"}`, strings.Repeat(" ", i))}))
 	}
 	h.fake.Enqueue(append(turns[:3], llmtest.Text("what I have"))...)
 	h.runTurn(s, "go")

@@ -174,7 +174,7 @@ func (t *turnRun) loop(ctx context.Context) (string, error) {
 		if ctx.Err() != nil {
 			return "", ctx.Err()
 		}
-		if t.coord == nil && t.returns.Check(t.tokens.Tokens(t.msgs)-before) {
+		if t.coord == nil && t.checkReturns(resp.Message.ToolCalls, results, before) {
 			// (A coordinator's steps are waits on its workers: few new
 			// tokens is no sign of a stall.)
 			reason = "diminishing_returns" // C4: steps stopped adding anything
@@ -188,6 +188,24 @@ func (t *turnRun) loop(ctx context.Context) (string, error) {
 	}
 	t.answer = resp.Message.Content
 	return reason, nil
+}
+
+// checkReturns feeds the step to the C4 detector and reports whether the
+// loop should stop calling tools.
+func (t *turnRun) checkReturns(calls []llm.ToolCall, results []llm.Message, before int) bool {
+	step := make([]compact.StepCall, len(calls))
+	for i, c := range calls {
+		step[i] = compact.StepCall{Name: c.Name, Arguments: c.Arguments}
+		if i < len(results) {
+			step[i].Output = results[i].Content
+		}
+	}
+	now := t.tokens.Tokens(t.msgs)
+	stop := t.returns.Check(step, now-before, compact.Trigger(now, t.budget()))
+	if stop {
+		t.log().Info("diminishing returns", "rule", t.returns.Reason(), "step", t.steps)
+	}
+	return stop
 }
 
 // callModel streams one completion, emitting thought/text events as they
@@ -321,3 +339,6 @@ func (t *turnRun) hookInput(e HookEvent) HookInput {
 func (t *turnRun) log() *slog.Logger {
 	return t.r.d.Log.With("session", t.session.ID, "turn", t.turn, "agent", t.agent)
 }
+
+// budget is the context budget in force for this turn (C3, C7).
+func (t *turnRun) budget() compact.Budget { return t.r.cfg.Budget }
