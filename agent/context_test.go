@@ -98,7 +98,8 @@ func TestBudgetNudgeSentOnce(t *testing.T) {
 		c.Budget = compact.Budget{SoftLimit: 1000, HardLimit: 1200, MaxMessages: 50, CharLimit: 100000}
 	}))
 	s := h.session()
-	h.fake.Enqueue(llmtest.Text("ok").WithUsage(1300, 10))
+	h.fake.Realistic(llmtest.Window{})
+	h.fake.Enqueue(llmtest.Text("ok"))
 	h.runTurn(s, strings.Repeat("a long question about galaxies ", 150))
 	sent := h.fake.Requests()[0].Messages
 	if last := sent[len(sent)-1]; last.Role != "user" || !strings.Contains(strings.ToLower(last.Content), "answer now") {

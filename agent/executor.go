@@ -333,14 +333,14 @@ func (t *turnRun) complete(ctx context.Context, step int, c *callRun) llm.Messag
 		output += "\n\n" + c.extra
 	}
 	meta := c.res.Metadata
-	limit := t.r.cfg.MaxToolOutput
+	limit := t.r.Limits().MaxToolOutput
 	if c.caps.BoundedOutput {
 		limit = math.MaxInt // it pages itself; a stub would hide what it read
 	}
 	stub, path, err := persistLargeOutput(t.r.cfg.DataDir, t.session.ID, c.call.ID, output, limit)
 	if err != nil {
 		t.log().Error("persisting a large output failed", "err", err)
-		stub = textcut.Prefix(output, t.r.cfg.MaxToolOutput) + "\n[output truncated]"
+		stub = textcut.Prefix(output, t.r.Limits().MaxToolOutput) + "\n[output truncated]"
 	} else if path != "" {
 		meta = withMeta(meta, "persisted_path", path)
 	}

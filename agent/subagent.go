@@ -159,7 +159,7 @@ func (t *turnRun) runSubagent(ctx context.Context, spec subagentSpec) subagentRe
 	// The closing record outlives a cancelled parent, like persist: a
 	// stopped sub-agent must still show as cancelled, not running.
 	t.emit(context.WithoutCancel(ctx), KindSubagent, SubagentData{Agent: name, Parent: t.agent, Status: res.status, Steps: res.steps,
-		Result: textcut.Prefix(res.Text(), t.r.cfg.MaxToolOutput), WorkerID: spec.workerID})
+		Result: textcut.Prefix(res.Text(), t.r.Limits().MaxToolOutput), WorkerID: spec.workerID})
 	stop := c.hookInput(HookSubagentStop)
 	stop.Message, stop.Status = res.status, res.status
 	t.hooks().Run(context.WithoutCancel(ctx), stop)
