@@ -18,7 +18,9 @@ func TestDiscoverWindow(t *testing.T) {
 	}{
 		{"vLLM max_model_len", func(s *llmtest.Server) { s.SetModelInfo(llmtest.DefaultModel, llmtest.ModelInfo{MaxModelLen: 16384}) },
 			16384, "/v1/models max_model_len", false},
-		{"OpenRouter context_length", func(s *llmtest.Server) { s.SetModelInfo(llmtest.DefaultModel, llmtest.ModelInfo{ContextLength: 131072}) },
+		{"OpenRouter context_length", func(s *llmtest.Server) {
+			s.SetModelInfo(llmtest.DefaultModel, llmtest.ModelInfo{ContextLength: 131072})
+		},
 			131072, "/v1/models context_length", false},
 		{"Ollama running model", func(s *llmtest.Server) { s.Ollama(&llmtest.OllamaInfo{Running: 8192, Trained: 131072}) },
 			8192, "Ollama /api/ps (running num_ctx)", false},
