@@ -25,7 +25,8 @@ type callRun struct {
 	tool     tools.Tool
 	caps     tools.Capabilities
 	args     json.RawMessage
-	extra    string // AppendContext from PreToolUse hooks
+	extra    string   // AppendContext from PreToolUse hooks
+	repairs  []string // what was fixed before the call could run (see repairArgs)
 	resolved bool
 	res      tools.Result
 	status   string
@@ -111,8 +112,14 @@ func (t *turnRun) cancelUnstarted(ctx context.Context, runs []*callRun) {
 func (t *turnRun) validate(c *callRun) {
 	tool, ok := t.registry.Get(c.call.Name)
 	if ok && !t.registry.Offered(c.call.Name) {
-		c.resolve("invalid", tools.Errorf("Tool %q is not loaded yet. Load it first with load_tool.", c.call.Name))
-		return
+		// A catalog tool called without load_tool first (small models do
+		// this): load it now rather than spend a step on a refusal. Its
+		// arguments are still checked against its schema below.
+		if err := t.registry.Load(c.call.Name); err != nil {
+			c.resolve("invalid", tools.Errorf("Tool %q is not loaded yet. Load it first with load_tool.", c.call.Name))
+			return
+		}
+		c.repairs = append(c.repairs, "loaded "+c.call.Name+" from the catalog")
 	}
 	if !ok {
 		c.resolve("invalid", tools.Errorf("There is no tool named %q. Available tools: %s.", c.call.Name,
