@@ -4,9 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"strings"
 	"github.com/astroresearch/astroresearch/agent/llm/llmtest"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/astroresearch/astroresearch/agent/memory"
