@@ -136,8 +136,17 @@ func (t *turnRun) validate(c *callRun) {
 	if strings.TrimSpace(c.call.Arguments) == "" {
 		args = json.RawMessage("{}")
 	}
-	if err := validateArgs(tool, args); err != nil {
-		c.resolve("invalid", tools.Errorf("Invalid arguments for %s: %v", c.call.Name, err))
+	schema, err := tools.SchemaFor(tool)
+	if err != nil {
+		c.resolve("invalid", tools.Errorf("Invalid arguments for %s: the tool's schema is broken: %v", c.call.Name, err))
+		return
+	}
+	if fixed, fixes := schema.Repair(args); len(fixes) > 0 {
+		args = fixed
+		c.repairs = append(c.repairs, fixes...)
+	}
+	if err := schema.Validate(args); err != nil {
+		c.resolve("invalid", tools.Errorf("Invalid arguments for %s: %v. Expected arguments: %s", c.call.Name, err, schema.Shape()))
 		return
 	}
 	c.args = args
@@ -350,6 +359,9 @@ func (t *turnRun) complete(ctx context.Context, step int, c *callRun) llm.Messag
 		stub = textcut.Prefix(output, t.r.Limits().MaxToolOutput) + "\n[output truncated]"
 	} else if path != "" {
 		meta = withMeta(meta, "persisted_path", path)
+	}
+	if len(c.repairs) > 0 {
+		meta = withMeta(meta, "repaired", c.repairs)
 	}
 	event := HookPostToolUse
 	if c.res.IsError {
