@@ -44,8 +44,9 @@ var noopOutput = strings.Repeat("An abstract-sized passage of tool output. ", 72
 // persisted and published.
 func stampTool() tools.Tool {
 	return tools.New("stamp", "Report the time.", func(ctx context.Context, tc *tools.Context, a noopArgs) (tools.Result, error) {
-		tc.Report(strconv.FormatInt(time.Now().UnixNano(), 10))
-		return tools.Result{Output: "stamped"}, nil
+		stamp := strconv.FormatInt(time.Now().UnixNano(), 10)
+		tc.Report(stamp)
+		return tools.Result{Output: "stamped " + stamp}, nil
 	}, tools.WithReadOnly(), tools.AlwaysConcurrencySafe())
 }
 

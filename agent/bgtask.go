@@ -164,7 +164,7 @@ func (r *Runtime) setBackground(task store.BackgroundTask, status, output, progr
 // latest turn (the task may finish after the turn that started it).
 func (r *Runtime) emitBackground(task store.BackgroundTask, status, progress, output string) {
 	data := BackgroundTaskData{TaskID: task.ID, Tool: task.Name, Status: status, Progress: progress,
-		Output: textcut.Prefix(output, r.cfg.MaxToolOutput), IsError: isFailure(status)}
+		Output: textcut.Prefix(output, r.Limits().MaxToolOutput), IsError: isFailure(status)}
 	r.emitLatest(task.SessionID, task.UserID, task.AgentName, KindBackgroundTask, data)
 }
 
@@ -232,7 +232,7 @@ func (t *turnRun) drainNotifications(ctx context.Context, step int) {
 	if len(tasks) == 0 {
 		return
 	}
-	msg := llm.Message{Role: llm.RoleUser, Content: notificationText(tasks, t.r.cfg.MaxToolOutput)}
+	msg := llm.Message{Role: llm.RoleUser, Content: notificationText(tasks, t.r.Limits().MaxToolOutput)}
 	if err := t.persist(ctx, step, msg); err != nil {
 		t.log().Error("persisting a background notification failed", "err", err)
 	}

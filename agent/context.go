@@ -59,7 +59,7 @@ func (r *Runtime) forgetBreaker(key string) {
 }
 
 func (t *turnRun) compactOptions() compact.Options {
-	return compact.Options{Budget: t.r.cfg.Budget, Summarizer: t.r.d.Summarizer, Question: t.question}
+	return compact.Options{Budget: t.budget(), Summarizer: t.r.d.Summarizer, Question: t.question}
 }
 
 // manageContext runs before each model call: a requested or triggered
@@ -68,12 +68,12 @@ func (t *turnRun) compactOptions() compact.Options {
 func (t *turnRun) manageContext(ctx context.Context, step int) ([]llm.Message, error) {
 	tokens := t.tokens.Tokens(t.msgs)
 	manual := t.compactRequested.Swap(false)
-	if manual || compact.Trigger(tokens, t.r.cfg.Budget) {
+	if manual || compact.Trigger(tokens, t.budget()) {
 		if err := t.compactNow(ctx, step, manual, tokens); err != nil {
 			return nil, err
 		}
 	}
-	if msg, ok := compact.Nudge(t.tokens.Tokens(t.msgs), t.r.cfg.Budget); ok {
+	if msg, ok := compact.Nudge(t.tokens.Tokens(t.msgs), t.budget()); ok {
 		return []llm.Message{{Role: llm.RoleUser, Content: msg}}, nil
 	}
 	if msg, ok := t.todoNag(step); ok {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/astroresearch/astroresearch/agent/compact"
 	"github.com/astroresearch/astroresearch/agent/llm/llmtest"
+	"github.com/astroresearch/astroresearch/store"
 )
 
 // sentValid checks a request the model received: system first, each call
@@ -98,7 +99,8 @@ func TestBudgetNudgeSentOnce(t *testing.T) {
 		c.Budget = compact.Budget{SoftLimit: 1000, HardLimit: 1200, MaxMessages: 50, CharLimit: 100000}
 	}))
 	s := h.session()
-	h.fake.Enqueue(llmtest.Text("ok").WithUsage(1300, 10))
+	h.fake.Realistic(llmtest.Window{})
+	h.fake.Enqueue(llmtest.Text("ok"))
 	h.runTurn(s, strings.Repeat("a long question about galaxies ", 150))
 	sent := h.fake.Requests()[0].Messages
 	if last := sent[len(sent)-1]; last.Role != "user" || !strings.Contains(strings.ToLower(last.Content), "answer now") {
@@ -187,7 +189,10 @@ func TestDiminishingReturnsStopsTheLoop(t *testing.T) {
 	s := h.session()
 	var turns []llmtest.Turn
 	for i := 0; i < 6; i++ {
-		turns = append(turns, llmtest.ToolCalls(llmtest.Call{ID: fmt.Sprint("d", i), Name: "echo", Args: fmt.Sprintf(`{"text":"%d"}`, i)}))
+		// The same question reworded: near-identical arguments whose
+		// results add nothing new (C4 stall).
+		turns = append(turns, llmtest.ToolCalls(llmtest.Call{ID: fmt.Sprint("d", i), Name: "echo",
+			Args: fmt.Sprintf(`{"text":"%sPerseus  cavities"}`, strings.Repeat(" ", i))}))
 	}
 	h.fake.Enqueue(append(turns[:3], llmtest.Text("what I have"))...)
 	h.runTurn(s, "go")
@@ -245,10 +250,19 @@ func TestMemoryExtractionAfterTurn(t *testing.T) {
 	if !strings.Contains(reqs[1].Messages[0].Content, "long-term memory") || !strings.Contains(reqs[1].Messages[1].Content, "User: I observe protoplanetary disks") {
 		t.Fatalf("extractor request %+v", reqs[1].Messages)
 	}
-	for _, name := range reqs[1].Tools {
-		if name == "ask_user" || name == "run_bash" || name == "todo_write" {
-			t.Fatalf("extractor offered %s", name)
+	// No research tools: only save_memory (issue 14).
+	if got := strings.Join(reqs[1].Tools, ","); got != "save_memory" {
+		t.Fatalf("extractor offered %s, want only save_memory", got)
+	}
+	var audit []string
+	rows, _, _ := h.st.QueryAudit(context.Background(), store.AuditFilter{SessionID: s, Limit: 50})
+	for _, r := range rows {
+		if r.Tool == "save_memory" {
+			audit = append(audit, r.AgentName)
 		}
+	}
+	if len(audit) != 1 || audit[0] != MemoryAgent {
+		t.Fatalf("the extractor's audit rows are not marked as the memory agent's: %q", audit)
 	}
 	// The extractor is silent: the session's events end with the lead's done.
 	evs := h.allEvents(s)

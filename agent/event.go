@@ -30,6 +30,7 @@ const (
 	KindBackgroundTask Kind = "background_task" // a bg_task_run task changed state (T22)
 	KindSubagent       Kind = "subagent"        // a sub-agent started or stopped (T21)
 	KindWorker         Kind = "worker"          // a coordinator worker changed state (T25)
+	KindWarning        Kind = "warning"         // something went wrong but the turn goes on (issue 14)
 )
 
 // Event is one persisted, ordered runtime event. Data holds the kind's
@@ -157,6 +158,23 @@ type UsageData struct {
 type ErrorData struct {
 	Message string `json:"message"`
 	Class   string `json:"class"`
+}
+
+// WarningData reports a problem the turn works around, shown on the
+// timeline: Code names it ("prompt_truncated": the server reported far
+// fewer prompt tokens than were sent, so it silently cut the beginning;
+// "output_truncated": the model's output hit its length limit).
+type WarningData struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+	// SentTokens and ReportedTokens compare the estimated prompt with the
+	// server's prompt_tokens (prompt_truncated only).
+	SentTokens     int `json:"sent_tokens,omitempty"`
+	ReportedTokens int `json:"reported_tokens,omitempty"`
+	// Window is the model's context window when known.
+	Window int    `json:"window,omitempty"`
+	Step   int    `json:"step"`
+	Model  string `json:"model,omitempty"`
 }
 
 // DoneData ends a turn. Reason is "answer", "max_steps",

@@ -25,7 +25,8 @@ type callRun struct {
 	tool     tools.Tool
 	caps     tools.Capabilities
 	args     json.RawMessage
-	extra    string // AppendContext from PreToolUse hooks
+	extra    string   // AppendContext from PreToolUse hooks
+	repairs  []string // what was fixed before the call could run (see repairArgs)
 	resolved bool
 	res      tools.Result
 	status   string
@@ -111,8 +112,14 @@ func (t *turnRun) cancelUnstarted(ctx context.Context, runs []*callRun) {
 func (t *turnRun) validate(c *callRun) {
 	tool, ok := t.registry.Get(c.call.Name)
 	if ok && !t.registry.Offered(c.call.Name) {
-		c.resolve("invalid", tools.Errorf("Tool %q is not loaded yet. Load it first with load_tool.", c.call.Name))
-		return
+		// A catalog tool called without load_tool first (small models do
+		// this): load it now rather than spend a step on a refusal. Its
+		// arguments are still checked against its schema below.
+		if err := t.registry.Load(c.call.Name); err != nil {
+			c.resolve("invalid", tools.Errorf("Tool %q is not loaded yet. Load it first with load_tool.", c.call.Name))
+			return
+		}
+		c.repairs = append(c.repairs, "loaded "+c.call.Name+" from the catalog")
 	}
 	if !ok {
 		c.resolve("invalid", tools.Errorf("There is no tool named %q. Available tools: %s.", c.call.Name,
@@ -129,8 +136,17 @@ func (t *turnRun) validate(c *callRun) {
 	if strings.TrimSpace(c.call.Arguments) == "" {
 		args = json.RawMessage("{}")
 	}
-	if err := validateArgs(tool, args); err != nil {
-		c.resolve("invalid", tools.Errorf("Invalid arguments for %s: %v", c.call.Name, err))
+	schema, err := tools.SchemaFor(tool)
+	if err != nil {
+		c.resolve("invalid", tools.Errorf("Invalid arguments for %s: the tool's schema is broken: %v", c.call.Name, err))
+		return
+	}
+	if fixed, fixes := schema.Repair(args); len(fixes) > 0 {
+		args = fixed
+		c.repairs = append(c.repairs, fixes...)
+	}
+	if err := schema.Validate(args); err != nil {
+		c.resolve("invalid", tools.Errorf("Invalid arguments for %s: %v. Expected arguments: %s", c.call.Name, err, schema.Shape()))
 		return
 	}
 	c.args = args
@@ -333,16 +349,19 @@ func (t *turnRun) complete(ctx context.Context, step int, c *callRun) llm.Messag
 		output += "\n\n" + c.extra
 	}
 	meta := c.res.Metadata
-	limit := t.r.cfg.MaxToolOutput
+	limit := t.r.Limits().MaxToolOutput
 	if c.caps.BoundedOutput {
 		limit = math.MaxInt // it pages itself; a stub would hide what it read
 	}
 	stub, path, err := persistLargeOutput(t.r.cfg.DataDir, t.session.ID, c.call.ID, output, limit)
 	if err != nil {
 		t.log().Error("persisting a large output failed", "err", err)
-		stub = textcut.Prefix(output, t.r.cfg.MaxToolOutput) + "\n[output truncated]"
+		stub = textcut.Prefix(output, t.r.Limits().MaxToolOutput) + "\n[output truncated]"
 	} else if path != "" {
 		meta = withMeta(meta, "persisted_path", path)
+	}
+	if len(c.repairs) > 0 {
+		meta = withMeta(meta, "repaired", c.repairs)
 	}
 	event := HookPostToolUse
 	if c.res.IsError {

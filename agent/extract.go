@@ -10,13 +10,19 @@ import (
 	"github.com/astroresearch/astroresearch/agent/tools"
 )
 
-// Memory extraction (docs/features.md C11): after a turn, a restricted sub-agent —
-// read-only tools plus save_memory, no events, no questions to the user —
-// reads what happened (and what compaction dropped) and saves lasting
-// facts. It runs in the background and never delays the user's turn.
+// Memory extraction (SPEC C11): after a turn, a restricted sub-agent — only
+// save_memory, no research tools (issue 14: it used to search papers and
+// resolve objects again after every turn), no events, no questions to the
+// user — reads what happened (and what compaction dropped) beside the
+// memories already saved, and saves lasting facts. It runs in the
+// background and never delays the user's turn.
 
-// extractorAgent is the agent_name of the extraction sub-agent's messages.
-const extractorAgent = "sub_memory"
+// MemoryAgent is the agent_name of the memory extractor's messages and
+// audit rows.
+const MemoryAgent = "memory"
+
+// extractorAgent is the extractor's agent_name.
+const extractorAgent = MemoryAgent
 
 // extractionSteps bounds the extractor's work.
 const extractionSteps = 3
@@ -41,15 +47,17 @@ func (t *turnRun) startExtraction() {
 	if strings.TrimSpace(transcript) == "" {
 		return
 	}
-	reg := t.r.d.Registry().Filtered(func(tool tools.Tool) bool {
-		return tool.Name() == "save_memory" || (tools.Caps(tool).ReadOnly && !tools.Caps(tool).Interactive)
-	})
+	reg := t.r.d.Registry().Filtered(func(tool tools.Tool) bool { return tool.Name() == "save_memory" })
 	if _, ok := reg.Get("save_memory"); !ok {
 		return
 	}
 	x := &turnRun{r: t.r, userID: t.userID, session: t.session, turn: t.turn, question: transcript,
 		agent: extractorAgent, registry: reg, dups: &dupDetector{}, silent: true}
-	x.msgs = []llm.Message{{Role: llm.RoleSystem, Content: extractionPrompt}, {Role: llm.RoleUser, Content: transcript}}
+	input := transcript
+	if known := t.memories(context.WithoutCancel(t.r.base)); known != "" {
+		input = "Already remembered (do not save these again):\n" + known + "\n\nTranscript:\n" + transcript
+	}
+	x.msgs = []llm.Message{{Role: llm.RoleSystem, Content: extractionPrompt}, {Role: llm.RoleUser, Content: input}}
 	t.r.bg.Add(1)
 	go func() {
 		defer t.r.bg.Done()

@@ -41,7 +41,12 @@ type harnessConfig struct {
 	cfg   Config
 	extra []tools.Tool
 	auto  bool
+	full  bool // every tool family, as main.go builds it
 }
+
+// withProductionTools gives the runtime the registry main.go builds (every
+// tool family; research services that fail if called).
+func withProductionTools() harnessOption { return func(h *harnessConfig) { h.full = true } }
 
 func withTools(ts ...tools.Tool) harnessOption {
 	return func(h *harnessConfig) { h.extra = append(h.extra, ts...) }
@@ -88,10 +93,14 @@ func newHarness(t testing.TB, opts ...harnessOption) *harness {
 		dir: dir, userID: u.ID, extra: hc.extra}
 	mem := memory.New(st, dir)
 	h.mem = mem
+	base := func() *tools.Registry { return StandardRegistry(ToolDeps{Store: st, Skills: skillsLib, Memory: mem}) }
+	if hc.full {
+		base = productionRegistry(t, st, dir, mem, skillsLib)
+	}
 	h.rt = New(hc.cfg, Deps{Store: st, Model: client, Events: events, Hooks: hooks, Skills: skillsLib, Memory: mem,
 		Perms: NewPermissions(st, hc.auto), Log: log,
 		Registry: func() *tools.Registry {
-			r := StandardRegistry(ToolDeps{Store: st, Skills: skillsLib, Memory: mem})
+			r := base()
 			for _, x := range h.extra {
 				mustAdd(r, x)
 			}

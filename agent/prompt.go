@@ -2,11 +2,11 @@ package agent
 
 import (
 	"context"
-	"fmt"
 	"io/fs"
 	"path/filepath"
 	"strings"
 
+	"github.com/astroresearch/astroresearch/agent/tools"
 	"github.com/astroresearch/astroresearch/agent/tools/skills"
 )
 
@@ -24,17 +24,16 @@ const principlesPrompt = `Working principles:
 - When you need a decision only the user can make, ask with ask_user instead of guessing.`
 
 // systemPrompt assembles the system message from its sections: identity,
-// tools (one line each), the catalog of loadable tools, skills,
-// principles.
+// the catalog of loadable tools, memories, skills, principles. The
+// resident tools are not listed: the request's tools parameter carries
+// their names and descriptions, and saying it twice costs the window
+// (issue 14: the lead's fixed prompt stays under 3,000 tokens).
 func (t *turnRun) systemPrompt(ctx context.Context) string {
 	var b strings.Builder
 	b.WriteString(identityPrompt)
-	b.WriteString("\n\nTools you can call now:\n")
-	for _, d := range t.registry.Definitions() {
-		fmt.Fprintf(&b, "- %s: %s\n", d.Name, firstLine(d.Description))
-	}
-	if cat := t.registry.CatalogText(); cat != "" {
-		b.WriteString("\nMore tools, loaded on demand with load_tool:\n")
+	b.WriteString("\n")
+	if cat := catalogSection(t.registry); cat != "" {
+		b.WriteString("\n")
 		b.WriteString(cat)
 		b.WriteString("\n")
 	}
@@ -113,4 +112,14 @@ func workspaceFiles(dir string) []string {
 func firstLine(s string) string {
 	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
 	return s
+}
+
+// catalogSection lists the deferred tools not loaded yet (name and one-line
+// summary), or "" when there are none.
+func catalogSection(reg *tools.Registry) string {
+	cat := reg.CatalogText()
+	if cat == "" {
+		return ""
+	}
+	return "More tools, loaded on demand with load_tool (or called directly, which loads them):\n" + strings.TrimRight(cat, "\n")
 }

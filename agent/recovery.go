@@ -36,6 +36,12 @@ func (t *turnRun) callWithRecovery(ctx context.Context, step int, defs []llm.Too
 		if err == nil {
 			return resp, nil
 		}
+		if errors.Is(err, errPromptTruncated) {
+			if err := t.recoverTruncation(ctx, step); err != nil {
+				return llm.Response{}, err
+			}
+			continue
+		}
 		class := llm.ClassOf(err)
 		if ctx.Err() != nil || (class != llm.PromptTooLong && class != llm.TokenExhausted) {
 			return llm.Response{}, err

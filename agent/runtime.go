@@ -65,6 +65,10 @@ type Config struct {
 	CoordinatorWorkers int
 	// WorkerTimeout bounds one coordinator worker (default 5 min).
 	WorkerTimeout time.Duration
+	// ContextWindow is the model's context window in tokens
+	// (LLM_CONTEXT_WINDOW); 0 asks the server (Deps.Window). Budget fields
+	// and MaxToolOutput left zero are derived from the window.
+	ContextWindow int
 }
 
 func (c *Config) defaults() {
@@ -73,9 +77,6 @@ func (c *Config) defaults() {
 	}
 	if c.ToolTimeout <= 0 {
 		c.ToolTimeout = 120 * time.Second
-	}
-	if c.MaxToolOutput <= 0 {
-		c.MaxToolOutput = 4000
 	}
 	if c.AskTimeout <= 0 {
 		c.AskTimeout = 5 * time.Minute
@@ -89,9 +90,7 @@ func (c *Config) defaults() {
 	if c.BackgroundWorkers <= 0 {
 		c.BackgroundWorkers = 2
 	}
-	if c.Budget == (compact.Budget{}) {
-		c.Budget = compact.DefaultBudget()
-	}
+	c.Budget, c.MaxToolOutput = deriveLimits(c.ContextWindow, c.Budget, c.MaxToolOutput)
 }
 
 // Deps are the runtime's collaborators.
@@ -117,6 +116,9 @@ type Deps struct {
 	// Memory puts the user's latest memories in the system prompt (nil:
 	// none).
 	Memory *memory.Service
+	// Window discovers the active model's context window when
+	// Config.ContextWindow is 0 (nil: the SPEC default limits).
+	Window WindowSource
 	Log    *slog.Logger
 	Now    func() time.Time
 }
@@ -134,6 +136,13 @@ type Runtime struct {
 	bg       sync.WaitGroup // background work after turns (memory extraction, bg_task_run tasks)
 	bgSlots  chan struct{}  // the background task pool: one token per running task
 	teams    *teams         // team inboxes (T24); nil without a data dir
+
+	// explicitBudget and explicitOutput are the limits set in the
+	// configuration (zero fields: derived from the window).
+	explicitBudget compact.Budget
+	explicitOutput int
+	limitsMu       sync.Mutex
+	limits         Limits
 
 	mu       sync.Mutex
 	running  map[string]*runningTurn
@@ -155,14 +164,21 @@ var errUserStop = errors.New("stopped by the user")
 
 // New returns a runtime.
 func New(cfg Config, d Deps) *Runtime {
+	explicitBudget, explicitOutput := cfg.Budget, cfg.MaxToolOutput
 	cfg.defaults()
 	if d.Now == nil {
 		d.Now = time.Now
 	}
 	base, stop := context.WithCancel(context.Background())
-	return &Runtime{cfg: cfg, d: d, pending: newPending(), base: base, stopBase: stop,
+	r := &Runtime{cfg: cfg, d: d, pending: newPending(), base: base, stopBase: stop,
 		bgSlots: make(chan struct{}, cfg.BackgroundWorkers), teams: newTeams(cfg.DataDir),
-		running: map[string]*runningTurn{}, breakers: map[string]*compact.Breaker{}}
+		running: map[string]*runningTurn{}, breakers: map[string]*compact.Breaker{},
+		explicitBudget: explicitBudget, explicitOutput: explicitOutput}
+	r.limits = Limits{Budget: cfg.Budget, MaxToolOutput: cfg.MaxToolOutput, Window: cfg.ContextWindow}
+	if cfg.ContextWindow > 0 {
+		r.limits.Source = "LLM_CONTEXT_WINDOW"
+	}
+	return r
 }
 
 // TurnRequest starts a turn.

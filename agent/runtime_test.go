@@ -700,7 +700,7 @@ func TestConcurrentSessions(t *testing.T) {
 	}
 }
 
-func TestDeferredSearchHistoryThroughLoadTool(t *testing.T) {
+func TestDeferredSearchHistoryThroughLoadToolOrDirectly(t *testing.T) {
 	h := newHarness(t)
 	s := h.session()
 	h.fake.Enqueue(llmtest.Text("Perseus cools fast."))
@@ -732,8 +732,17 @@ func TestDeferredSearchHistoryThroughLoadTool(t *testing.T) {
 			found = m.Content
 		}
 	}
-	if !strings.Contains(early, "load_tool") {
+	// A catalog tool called directly is loaded on the spot and runs
+	// (small models skip load_tool); from then on it is offered.
+	if !strings.Contains(early, "**Perseus**") {
 		t.Fatalf("calling a deferred tool before loading it: %q", early)
+	}
+	offeredEarly := false
+	for _, name := range reqs[2].Tools {
+		offeredEarly = offeredEarly || name == "search_history"
+	}
+	if !offeredEarly {
+		t.Fatal("search_history not offered after it was called directly")
 	}
 	if !strings.Contains(found, "**Perseus**") {
 		t.Fatalf("search_history result: %q", found)

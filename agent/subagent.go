@@ -159,7 +159,7 @@ func (t *turnRun) runSubagent(ctx context.Context, spec subagentSpec) subagentRe
 	// The closing record outlives a cancelled parent, like persist: a
 	// stopped sub-agent must still show as cancelled, not running.
 	t.emit(context.WithoutCancel(ctx), KindSubagent, SubagentData{Agent: name, Parent: t.agent, Status: res.status, Steps: res.steps,
-		Result: textcut.Prefix(res.Text(), t.r.cfg.MaxToolOutput), WorkerID: spec.workerID})
+		Result: textcut.Prefix(res.Text(), t.r.Limits().MaxToolOutput), WorkerID: spec.workerID})
 	stop := c.hookInput(HookSubagentStop)
 	stop.Message, stop.Status = res.status, res.status
 	t.hooks().Run(context.WithoutCancel(ctx), stop)
@@ -205,19 +205,9 @@ func activityLog(msgs []llm.Message) []string {
 	return out
 }
 
-// toolsSection lists the child's tools for its system prompt.
-func (t *turnRun) toolsSection() string {
-	var b strings.Builder
-	b.WriteString("Tools you can call now:\n")
-	for _, d := range t.registry.Definitions() {
-		fmt.Fprintf(&b, "- %s: %s\n", d.Name, firstLine(d.Description))
-	}
-	if cat := t.registry.CatalogText(); cat != "" {
-		b.WriteString("More tools, loaded on demand with load_tool:\n")
-		b.WriteString(cat)
-	}
-	return strings.TrimSpace(b.String())
-}
+// toolsSection is the catalog of the child's loadable tools for its system
+// prompt (its resident tools travel in the request's tools parameter).
+func (t *turnRun) toolsSection() string { return catalogSection(t.registry) }
 
 // SubagentArgs are the subagent tool's arguments.
 type SubagentArgs struct {
@@ -245,6 +235,6 @@ func subagentTool() tools.Tool {
 			}
 			return out, nil
 		},
-		tools.AlwaysConcurrencySafe(), tools.WithInteractive(),
+		tools.AlwaysConcurrencySafe(), tools.WithInteractive(), tools.WithDeferred(),
 	)
 }

@@ -271,7 +271,7 @@ func checkTeamInbox() tools.Tool {
 			}
 			return tools.Result{Output: strings.TrimSpace(b.String()), Metadata: map[string]any{"messages": len(msgs)}}, nil
 		},
-		tools.WithReadOnly(),
+		tools.WithReadOnly(), tools.WithDeferred(),
 	)
 }
 

@@ -36,17 +36,19 @@ type turnRun struct {
 	firstSeq int64 // seq of the turn's first event (for the trajectory)
 	finished bool  // done emitted
 
-	tokens           compact.Tracker            // prompt size: API figure + estimate since
-	returns          compact.DiminishingReturns // C4
-	compactRequested atomic.Bool                // set by compress_context
-	rungsUsed        map[string]bool            // recovery ladder rungs tried this turn (R6)
-	maxTokens        int                        // completion limit; raised by EscalateTokens
-	lastTodoStep     int                        // last step that used todo_write (or was reminded), C5
-	dropped          []llm.Message              // messages compaction removed (for memory extraction)
-	silent           bool                       // a background sub-agent: no events, no questions
-	child            bool                       // a sub-agent (T21): events, but no questions to the user
-	maxSteps         int                        // step limit; 0 = Config.MaxSteps
-	coord            *coordinator               // set in coordinator mode (T25)
+	tokens            compact.Tracker            // prompt size: API figure + estimate since
+	returns           compact.DiminishingReturns // C4
+	compactRequested  atomic.Bool                // set by compress_context
+	rungsUsed         map[string]bool            // recovery ladder rungs tried this turn (R6)
+	maxTokens         int                        // completion limit; raised by EscalateTokens
+	lastTodoStep      int                        // last step that used todo_write (or was reminded), C5
+	dropped           []llm.Message              // messages compaction removed (for memory extraction)
+	truncationRetried bool                       // a silent truncation was retried this turn
+	notes             []llm.Message              // sent with the next request only (a cut output's note)
+	silent            bool                       // a background sub-agent: no events, no questions
+	child             bool                       // a sub-agent (T21): events, but no questions to the user
+	maxSteps          int                        // step limit; 0 = Config.MaxSteps
+	coord             *coordinator               // set in coordinator mode (T25)
 }
 
 // stepLimit is the turn's step limit.
@@ -105,6 +107,7 @@ func (t *turnRun) begin(ctx context.Context) error {
 	if t.turn == 1 {
 		t.hooks().Run(ctx, t.hookInput(HookSessionStart))
 	}
+	t.r.RefreshLimits(ctx)
 	in := t.hookInput(HookUserPromptSubmit)
 	in.Prompt = t.question
 	t.hooks().Fire(ctx, in)
@@ -161,9 +164,15 @@ func (t *turnRun) loop(ctx context.Context) (string, error) {
 			return "", err
 		}
 		before := t.tokens.Tokens(t.msgs)
+		if len(t.notes) > 0 {
+			nudge, t.notes = append(nudge, t.notes...), nil
+		}
 		resp, err := t.callWithRecovery(ctx, step, t.registry.Definitions(), nudge...)
 		if err != nil {
 			return "", err
+		}
+		if len(t.notes) > 0 && step < t.stepLimit() {
+			continue // the output was cut: its calls were dropped, the model tries again
 		}
 		if len(resp.Message.ToolCalls) == 0 {
 			t.answer = resp.Message.Content
@@ -174,7 +183,7 @@ func (t *turnRun) loop(ctx context.Context) (string, error) {
 		if ctx.Err() != nil {
 			return "", ctx.Err()
 		}
-		if t.coord == nil && t.returns.Check(t.tokens.Tokens(t.msgs)-before) {
+		if t.coord == nil && t.checkReturns(resp.Message.ToolCalls, results, before) {
 			// (A coordinator's steps are waits on its workers: few new
 			// tokens is no sign of a stall.)
 			reason = "diminishing_returns" // C4: steps stopped adding anything
@@ -190,6 +199,24 @@ func (t *turnRun) loop(ctx context.Context) (string, error) {
 	return reason, nil
 }
 
+// checkReturns feeds the step to the C4 detector and reports whether the
+// loop should stop calling tools.
+func (t *turnRun) checkReturns(calls []llm.ToolCall, results []llm.Message, before int) bool {
+	step := make([]compact.StepCall, len(calls))
+	for i, c := range calls {
+		step[i] = compact.StepCall{Name: c.Name, Arguments: c.Arguments}
+		if i < len(results) {
+			step[i].Output = results[i].Content
+		}
+	}
+	now := t.tokens.Tokens(t.msgs)
+	stop := t.returns.Check(step, now-before, compact.Trigger(now, t.budget()))
+	if stop {
+		t.log().Info("diminishing returns", "rule", t.returns.Reason(), "step", t.steps)
+	}
+	return stop
+}
+
 // callModel streams one completion, emitting thought/text events as they
 // arrive, records the assistant message and usage, and returns it. Missing
 // tool call ids were already filled by the client; empty ones are fixed
@@ -202,6 +229,7 @@ func (t *turnRun) callModel(ctx context.Context, step int, defs []llm.ToolDef, t
 		// Nudges ride along with this request only.
 		msgs = append(append(make([]llm.Message, 0, len(t.msgs)+len(transient)), t.msgs...), transient...)
 	}
+	sent := compact.Estimate(msgs) + compact.DefinitionTokens(defs)
 	start := time.Now()
 	resp, err := t.r.d.Model.Stream(ctx, llm.Request{Messages: msgs, Tools: defs, Thinking: t.thinking, MaxTokens: t.maxTokens}, buf.add)
 	elapsed := time.Since(start)
@@ -209,11 +237,17 @@ func (t *turnRun) callModel(ctx context.Context, step int, defs []llm.ToolDef, t
 	if err != nil {
 		return llm.Response{}, err
 	}
+	if err := t.checkTruncation(ctx, step, sent, resp); err != nil {
+		return llm.Response{}, err
+	}
 	resp.Message.Role = llm.RoleAssistant
 	if len(defs) == 0 {
 		// No tools were offered (the forced final answer): calls the model
 		// makes anyway cannot run and must not enter the conversation.
 		resp.Message.ToolCalls = nil
+	}
+	if t.dropCutCalls(ctx, step, &resp) {
+		t.notes = append(t.notes, llm.Message{Role: llm.RoleUser, Content: outputCutNote})
 	}
 	resp.Message.ToolCalls, _ = uniqueCallIDs(resp.Message.ToolCalls)
 	if err := t.persist(ctx, step, resp.Message); err != nil {
@@ -321,3 +355,6 @@ func (t *turnRun) hookInput(e HookEvent) HookInput {
 func (t *turnRun) log() *slog.Logger {
 	return t.r.d.Log.With("session", t.session.ID, "turn", t.turn, "agent", t.agent)
 }
+
+// budget is the context budget in force for this turn (C3, C7).
+func (t *turnRun) budget() compact.Budget { return t.r.Limits().Budget }

@@ -20,7 +20,9 @@ type HistoryHitJSON struct {
 }
 
 // apiSearchHistory is GET /api/search/history?q=&session=: full-text hits
-// over the caller's sessions and messages, best first (docs/features.md L6).
+// over the caller's sessions and messages, best first (SPEC L6). By default
+// only the user's and the lead's messages are searched; &all=1 adds tool
+// results, sub-agents and the memory extractor.
 func (s *Server) apiSearchHistory(c echo.Context) error {
 	q := strings.TrimSpace(c.QueryParam("q"))
 	if len(q) > 500 {
@@ -40,7 +42,11 @@ func (s *Server) apiSearchHistory(c echo.Context) error {
 			return agentError(err)
 		}
 	}
-	hits, err := s.st.SearchHistory(c.Request().Context(), currentUser(c).ID, q, session, limit)
+	search := s.st.SearchHistory // the user's and the lead's messages
+	if c.QueryParam("all") == "1" {
+		search = s.st.SearchHistoryAll // tool results, sub-agents and the memory extractor too
+	}
+	hits, err := search(c.Request().Context(), currentUser(c).ID, q, session, limit)
 	if err != nil {
 		return err
 	}

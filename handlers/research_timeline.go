@@ -348,6 +348,12 @@ func (t *timeline) event(ctx context.Context, e agent.Event) ([]timelineOp, erro
 			ops = append(ops, timelineOp{kind: opModelNote, on: true})
 		}
 		return ops, nil
+	case agent.KindWarning:
+		var d agent.WarningData
+		if err := e.Decode(&d); err != nil {
+			return nil, err
+		}
+		return add(&views.WarningLine{ID: fmt.Sprintf("warning-%d", e.Seq), Code: d.Code, Message: d.Message}), nil
 	case agent.KindBackgroundTask, agent.KindSubagent, agent.KindWorker:
 		return t.orchestration(e)
 	case agent.KindDone:

@@ -27,11 +27,23 @@ const (
 	MarkEnd   = "\uE001"
 )
 
-// SearchHistory searches the user's session titles/summaries and messages
-// (all agents) for query, optionally within one session, best matches
-// first. Only userID's sessions are searched (docs/features.md S8). An empty or
-// punctuation-only query returns nothing.
+// SearchHistory searches the user's session titles/summaries and the
+// conversation of the user and the lead agent (their questions and
+// answers; not tool results, sub-agents or the memory extractor) for
+// query, optionally within one session, best matches first. Only userID's
+// sessions are searched (SPEC S8). An empty or punctuation-only query
+// returns nothing.
 func (s *Store) SearchHistory(ctx context.Context, userID int64, query, sessionID string, limit int) ([]HistoryHit, error) {
+	return s.searchHistory(ctx, userID, query, sessionID, limit, false)
+}
+
+// SearchHistoryAll is SearchHistory over every message: tool results and
+// the work of sub-agents and the memory extractor included.
+func (s *Store) SearchHistoryAll(ctx context.Context, userID int64, query, sessionID string, limit int) ([]HistoryHit, error) {
+	return s.searchHistory(ctx, userID, query, sessionID, limit, true)
+}
+
+func (s *Store) searchHistory(ctx context.Context, userID int64, query, sessionID string, limit int, all bool) ([]HistoryHit, error) {
 	match := FTSQuery(query)
 	if match == "" {
 		return nil, nil
@@ -55,9 +67,10 @@ func (s *Store) SearchHistory(ctx context.Context, userID int64, query, sessionI
 			JOIN agent_messages m ON m.id = agent_messages_fts.rowid
 			JOIN agent_sessions s ON s.id = m.session_id
 			WHERE agent_messages_fts MATCH ? AND s.user_id = ? AND (? = '' OR s.id = ?)
+			  AND (? OR (m.agent_name = 'lead' AND m.role IN ('user', 'assistant')))
 		) ORDER BY rank LIMIT ?`,
 		MarkStart, MarkEnd, match, userID, sessionID, sessionID,
-		MarkStart, MarkEnd, match, userID, sessionID, sessionID, limit)
+		MarkStart, MarkEnd, match, userID, sessionID, sessionID, all, limit)
 	if err != nil {
 		return nil, fmt.Errorf("store: search history: %w", err)
 	}

@@ -366,6 +366,21 @@ func TestSearchHistory(t *testing.T) {
 			t.Errorf("query %q: %v", q, err)
 		}
 	}
+	// Only the user's and the lead's messages by default; everything on request.
+	others := []*AgentMessage{
+		{SessionID: a.ID, Turn: 1, AgentName: "memory", Role: "assistant", Content: "Saved: the user studies bolometers."},
+		{SessionID: a.ID, Turn: 1, AgentName: "lead", Role: "tool", Content: "bolometers 1. Smith 2020"},
+		{SessionID: a.ID, Turn: 1, AgentName: "sub_x1", Role: "assistant", Content: "Conclusion: bolometers are cold."},
+	}
+	if err := s.AppendAgentMessages(ctx, others); err != nil {
+		t.Fatal(err)
+	}
+	if hits, _ := s.SearchHistory(ctx, vera.ID, "bolometers", "", 10); len(hits) != 0 {
+		t.Fatalf("default search shows other agents' messages or tool results: %+v", hits)
+	}
+	if hits, _ := s.SearchHistoryAll(ctx, vera.ID, "bolometers", "", 10); len(hits) != 3 {
+		t.Fatalf("search of everything: %+v", hits)
+	}
 	if err := s.RenameAgentSession(ctx, vera.ID, b.ID, "JWST transit spectra"); err != nil {
 		t.Fatal(err)
 	}

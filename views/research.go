@@ -288,6 +288,17 @@ type ErrorLine struct {
 // DOMID implements TimelineItem.
 func (e *ErrorLine) DOMID() string { return e.ID }
 
+// WarningLine is a problem the runtime worked around (a prompt the server
+// silently cut, an output cut at its length limit).
+type WarningLine struct {
+	ID      string
+	Code    string
+	Message string
+}
+
+// DOMID implements TimelineItem.
+func (w *WarningLine) DOMID() string { return w.ID }
+
 // DoneLine ends a turn.
 type DoneLine struct {
 	ID     string

@@ -141,3 +141,15 @@ func Nudge(tokens int, b Budget) (msg string, ok bool) {
 	}
 	return "", false
 }
+
+// DefinitionTokens estimates what tool definitions cost in a request: four
+// characters a token over their JSON as sent. (The API's prompt_tokens,
+// the Tracker's baseline, already includes them.)
+func DefinitionTokens(defs []llm.ToolDef) int {
+	n := 0
+	for _, d := range defs {
+		// {"type":"function","function":{"name":..,"description":..,"parameters":..}}
+		n += len(d.Name) + len(d.Description) + len(d.Parameters) + 60
+	}
+	return n / 4
+}

@@ -75,16 +75,20 @@ func embeddingInputs(raw json.RawMessage) ([]string, error) {
 func (s *Server) serveModels(w http.ResponseWriter) {
 	s.mu.Lock()
 	names := s.models
+	info := s.modelInfo
 	s.mu.Unlock()
 	type model struct {
-		ID      string `json:"id"`
-		Object  string `json:"object"`
-		Created int64  `json:"created"`
-		OwnedBy string `json:"owned_by"`
+		ID            string `json:"id"`
+		Object        string `json:"object"`
+		Created       int64  `json:"created"`
+		OwnedBy       string `json:"owned_by"`
+		MaxModelLen   int    `json:"max_model_len,omitempty"`
+		ContextLength int    `json:"context_length,omitempty"`
 	}
 	data := make([]model, len(names))
 	for i, n := range names {
-		data[i] = model{ID: n, Object: "model", Created: 1700000000, OwnedBy: "llmtest"}
+		data[i] = model{ID: n, Object: "model", Created: 1700000000, OwnedBy: "llmtest",
+			MaxModelLen: info[n].MaxModelLen, ContextLength: info[n].ContextLength}
 	}
 	writeJSONBody(w, map[string]any{"object": "list", "data": data})
 }

@@ -23,6 +23,9 @@ type RecordedRequest struct {
 	Tools        []string
 	Stream       bool
 	IncludeUsage bool // stream_options.include_usage
+	// Truncated is set when a Realistic window with Truncate dropped the
+	// beginning of Messages (Messages then holds what the model saw).
+	Truncated bool
 	// Extra holds every other top-level body field (max_tokens,
 	// enable_thinking, input, ...), undecoded.
 	Extra map[string]json.RawMessage

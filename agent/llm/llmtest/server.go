@@ -43,6 +43,13 @@ type Server struct {
 	sent     []SentText        // streamed text deltas, in the order flushed
 	models   []string
 	dim      int
+
+	realistic bool   // usage computed from requests (see Realistic)
+	window    Window // enforced when realistic
+	refused   int
+	truncated int
+	modelInfo map[string]ModelInfo // extra /v1/models fields per model
+	ollama    *OllamaInfo          // native Ollama endpoints when set
 }
 
 // New starts a server that is shut down when the test ends (open client
@@ -150,6 +157,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		s.serveModels(w)
 	case r.Method == http.MethodPost && r.URL.Path == embeddingsPath:
 		s.serveEmbeddings(w, rec)
+	case s.serveOllama(w, r, rec):
+	case r.URL.Path == ollamaPS || r.URL.Path == ollamaShow:
+		http.NotFound(w, r) // not an Ollama server: a probe, no scripting mistake
 	default:
 		s.fail(w, http.StatusNotFound, "llmtest: no endpoint %s %s", r.Method, r.URL.Path)
 	}
@@ -172,6 +182,10 @@ func (s *Server) record(r *http.Request) (RecordedRequest, error) {
 
 // serveChat answers with the next turn, waiting the turn's first-byte delay.
 func (s *Server) serveChat(w http.ResponseWriter, r *http.Request, rec RecordedRequest) {
+	rec, prompt, refused := s.admit(w, rec)
+	if refused {
+		return
+	}
 	turn, ok := s.next(rec)
 	if !ok {
 		s.fail(w, http.StatusInternalServerError,
@@ -181,6 +195,12 @@ func (s *Server) serveChat(w http.ResponseWriter, r *http.Request, rec RecordedR
 	}
 	if !wait(r.Context(), turn.firstDelay) {
 		return
+	}
+	s.mu.Lock()
+	realistic := s.realistic
+	s.mu.Unlock()
+	if realistic && turn.usage == nil {
+		turn = turn.WithUsage(prompt, turn.completionTokens())
 	}
 	switch {
 	case turn.httpErr != nil:

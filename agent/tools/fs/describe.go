@@ -14,8 +14,9 @@ var rootBlurbs = map[string]string{
 	RootToolResults: "large outputs of earlier tool calls in this session, saved by the runtime",
 }
 
-// scheme explains the addressing scheme with the configured roots; every
-// tool description ends with it so the model knows how to name files.
+// scheme explains the addressing scheme with the configured roots;
+// read_file's description ends with it and the other file tools refer to
+// it (seeRead), so the model knows how to name files.
 func (r *Roots) scheme() string {
 	var b strings.Builder
 	b.WriteString("Paths are relative and start with a root: ")
@@ -31,6 +32,24 @@ func (r *Roots) scheme() string {
 		}
 	}
 	b.WriteString(". Examples: workspace/notes.md, library/2401.01234.md. '..', '~', absolute paths and backslashes are refused.")
+	return b.String()
+}
+
+// seeRead points the other file tools at read_file's description, where
+// the addressing scheme is stated once (a lean fixed prompt, issue 14).
+func (r *Roots) seeRead() string {
+	var b strings.Builder
+	b.WriteString("Paths as in read_file: ")
+	for i, name := range r.names {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(name + "/")
+		if r.Writable(name) {
+			b.WriteString(" (writable)")
+		}
+	}
+	b.WriteString(".")
 	return b.String()
 }
 

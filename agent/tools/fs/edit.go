@@ -31,7 +31,7 @@ func FileEdit(r *Roots, cache *FileCache) tools.Tool {
 	desc := "Replace an exact piece of text in a file. old_string must occur exactly once and is replaced by " +
 		"new_string (set replace_all to change every occurrence). Copy old_string exactly from read_file's output, " +
 		"without the line-number prefix, and add surrounding lines if it is not unique. To create a file or " +
-		"replace all of it use file_write. " + r.scheme()
+		"replace all of it use file_write. " + r.seeRead()
 	return tools.New("file_edit", desc,
 		func(ctx context.Context, tc *tools.Context, args EditArgs) (tools.Result, error) {
 			if msg := r.readOnlyRoot(args.Path); msg != "" {
@@ -44,7 +44,7 @@ func FileEdit(r *Roots, cache *FileCache) tools.Tool {
 			defer t.close()
 			return fileEdit(tc, t, args, cache), nil
 		},
-		tools.WithInterrupt(tools.Block))
+		tools.WithInterrupt(tools.Block), tools.WithDeferred())
 }
 
 func fileEdit(tc *tools.Context, t *target, args EditArgs, cache *FileCache) tools.Result {

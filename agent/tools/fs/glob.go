@@ -32,12 +32,12 @@ type GlobArgs struct {
 func GlobFiles(r *Roots) tools.Tool {
 	desc := "Find files by name pattern. ** matches any number of directories (\"**/*.md\" finds Markdown files at " +
 		"any depth), * and ? match within one name, {a,b} gives alternatives. Results are sorted by path. " +
-		"Symbolic links are not followed. " + r.scheme()
+		"Symbolic links are not followed. " + r.seeRead()
 	return tools.New("glob_files", desc,
 		func(ctx context.Context, tc *tools.Context, args GlobArgs) (tools.Result, error) {
 			return globFiles(ctx, tc, r, args), nil
 		},
-		tools.WithReadOnly(), tools.AlwaysConcurrencySafe())
+		tools.WithReadOnly(), tools.AlwaysConcurrencySafe(), tools.WithDeferred())
 }
 
 func globFiles(ctx context.Context, tc *tools.Context, r *Roots, args GlobArgs) tools.Result {

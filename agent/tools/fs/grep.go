@@ -46,12 +46,12 @@ func GrepFiles(r *Roots) tools.Tool {
 	desc := "Search file contents with a regular expression (RE2: no lookaround or backreferences). " +
 		"Prints matching lines as \"path:line: text\", in path order, up to max_results. Use glob to limit " +
 		"the files (e.g. *.md) and path to choose a directory or file. Binary files, files over 10 MB and " +
-		"symbolic links are skipped. " + r.scheme()
+		"symbolic links are skipped. " + r.seeRead()
 	return tools.New("grep_files", desc,
 		func(ctx context.Context, tc *tools.Context, args GrepArgs) (tools.Result, error) {
 			return grepFiles(ctx, tc, r, args), nil
 		},
-		tools.WithReadOnly(), tools.AlwaysConcurrencySafe())
+		tools.WithReadOnly(), tools.AlwaysConcurrencySafe(), tools.WithDeferred())
 }
 
 // grepStats counts a search.

@@ -35,7 +35,7 @@ type WriteArgs struct {
 // user stop so a file is never left half-written.
 func FileWrite(r *Roots, cache *FileCache) tools.Tool {
 	desc := "Create a file or replace its whole content. Missing directories are created. To change part of " +
-		"an existing file use file_edit instead. Only workspace/ is writable unless stated below. " + r.scheme()
+		"an existing file use file_edit instead. Only workspace/ is writable unless stated below. " + r.seeRead()
 	return tools.New("file_write", desc,
 		func(ctx context.Context, tc *tools.Context, args WriteArgs) (tools.Result, error) {
 			if msg := r.readOnlyRoot(args.Path); msg != "" {
@@ -48,7 +48,7 @@ func FileWrite(r *Roots, cache *FileCache) tools.Tool {
 			defer t.close()
 			return fileWrite(tc, t, args, cache), nil
 		},
-		tools.WithInterrupt(tools.Block))
+		tools.WithInterrupt(tools.Block), tools.WithDeferred())
 }
 
 func fileWrite(tc *tools.Context, t *target, args WriteArgs, cache *FileCache) tools.Result {

@@ -23,6 +23,6 @@ func CompressContext() tools.Tool {
 			tc.RequestCompaction()
 			return tools.Result{Output: "The conversation will be compressed before your next step."}, nil
 		},
-		tools.WithReadOnly(),
+		tools.WithReadOnly(), tools.WithDeferred(),
 	)
 }

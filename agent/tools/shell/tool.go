@@ -56,6 +56,7 @@ func RunBash(opts Options, status SandboxStatus) tools.Tool {
 		tools.WithPermission(func(context.Context, *tools.Context, BashArgs) tools.PermissionDecision {
 			return tools.DecisionAsk
 		}),
+		tools.WithDeferred(), // rarely needed for literature work: kept out of the fixed prompt
 	)
 }
 

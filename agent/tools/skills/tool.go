@@ -43,7 +43,7 @@ func LoadSkill(l *Library) tools.Tool {
 				Metadata: map[string]any{"skill": s.Name, "path": s.Path},
 			}, nil
 		},
-		tools.WithReadOnly(), tools.AlwaysConcurrencySafe(),
+		tools.WithReadOnly(), tools.AlwaysConcurrencySafe(), tools.WithDeferred(),
 	)
 }
 
