@@ -82,7 +82,9 @@ func TestEachTool(t *testing.T) {
 		check func(m map[string]any) bool
 	}{
 		{"search_papers", map[string]any{"query": "M87 shadow"}, "First M87 Event Horizon Telescope Results",
-			func(m map[string]any) bool { return len(m["papers"].([]any)) == 1 && m["library"].(map[string]any)["0"] != nil }},
+			func(m map[string]any) bool {
+				return len(m["papers"].([]any)) == 1 && m["library"].(map[string]any)["0"] != nil
+			}},
 		{"get_paper_metadata", map[string]any{"id": "1906.11238"}, "In the library (#" + id,
 			func(m map[string]any) bool { return m["in_library"] == true }},
 		{"library_search", map[string]any{"query": "perseus"}, "Dust in the Perseus cluster",
@@ -90,11 +92,15 @@ func TestEachTool(t *testing.T) {
 		{"rag_search", map[string]any{"query": "mass of M87"}, "[1] Shadows (2019)",
 			func(m map[string]any) bool { return len(m["answer"].(map[string]any)["passages"].([]any)) == 1 }},
 		{"get_paper_content", map[string]any{"id": "#" + id, "section": "Results"}, "6.5e9 solar masses",
-			func(m map[string]any) bool { return m["engine"] == "arxiv-html" && strings.Contains(m["text"].(string), "6.5e9") }},
+			func(m map[string]any) bool {
+				return m["engine"] == "arxiv-html" && strings.Contains(m["text"].(string), "6.5e9")
+			}},
 		{"query_target", map[string]any{"name": "M87"}, "NGC 4486",
 			func(m map[string]any) bool { return m["object"].(map[string]any)["name"] == "M 87" }},
 		{"save_note", map[string]any{"id": id, "quote": "6.5e9 solar masses", "note": "Check against stellar dynamics."}, "Saved a note",
-			func(m map[string]any) bool { return m["note"].(map[string]any)["body"] == "Check against stellar dynamics." }},
+			func(m map[string]any) bool {
+				return m["note"].(map[string]any)["body"] == "Check against stellar dynamics."
+			}},
 		{"import_paper", map[string]any{"ref": "arXiv:2402.00003"}, "Added \"Preprint 2402.00003\"",
 			func(m map[string]any) bool { return m["created"] == true }},
 	}
