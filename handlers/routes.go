@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"net/http"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -48,6 +49,12 @@ func (s *Server) routes() {
 	// arrive with the Literature work; the layer is in place now.
 	s.bookmarklet = root.Group("/api/bookmarklet", s.tokenOnly, deadline(pageDeadline))
 	s.bookmarklet.POST("/import", s.apiBookmarkletImport)
+
+	// MCP for other assistants (issue 20): token only, stateless, under
+	// CORS layer (c).
+	if s.mcp != nil {
+		root.Match([]string{http.MethodGet, http.MethodPost, http.MethodDelete}, "/mcp", s.mcpEndpoint, s.mcpAuth, deadline(s.mcpDeadline()))
+	}
 
 	// (a) Sign-in API.
 	authAPI := root.Group("/api/auth", s.loadSession, s.authenticate, deadline(pageDeadline))

@@ -1,0 +1,79 @@
+package handlers
+
+import (
+	"errors"
+	"net/http"
+	"time"
+
+	"github.com/labstack/echo/v4"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/astroresearch/astroresearch/auth"
+)
+
+// The MCP endpoint (issue 20): streamable HTTP at BASE_PATH/mcp for other
+// assistants, authenticated by the user's personal API token only (cookies
+// are ignored, like the bookmarklet API). It is stateless — every POST is
+// authenticated and served by a server built for that user — so a revoked
+// token or a disabled account stops working at the next request, and
+// GET/DELETE answer 405 as the transport allows. Browsers from other
+// origins are refused by CORS layer (c) and the cross-site check, which
+// also stands in for the SDK's own localhost check (that one would refuse
+// every request a reverse proxy on the same host forwards).
+
+// mcpRealm is the WWW-Authenticate realm of /mcp.
+const mcpRealm = `Bearer realm="AstroResearch"`
+
+// mcpAuth authenticates an MCP request by its Bearer token: none → 401
+// with WWW-Authenticate; invalid, revoked or of a disabled account → 401
+// with error="invalid_token".
+func (s *Server) mcpAuth(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		secret, ok := bearer(c.Request())
+		if !ok || secret == "" {
+			e := apiError(http.StatusUnauthorized, "unauthenticated",
+				"Send your personal API token as Authorization: Bearer <token> (Settings → Personal API tokens).")
+			e.header = http.Header{"Www-Authenticate": {mcpRealm}}
+			return e
+		}
+		u, err := s.accounts.UserByToken(c.Request().Context(), secret)
+		if errors.Is(err, auth.ErrBadToken) || errors.Is(err, auth.ErrDisabled) {
+			e := apiError(http.StatusUnauthorized, "invalid_token", "The API token is invalid, revoked, or its account is disabled.")
+			e.header = http.Header{"Www-Authenticate": {mcpRealm + `, error="invalid_token"`}}
+			return e
+		}
+		if err != nil {
+			return err
+		}
+		c.Set(ctxUser, &u)
+		return next(c)
+	}
+}
+
+// mcpEndpoint serves one MCP request for the authenticated user.
+func (s *Server) mcpEndpoint(c echo.Context) error {
+	srv := s.mcp.ServerFor(c.Request().Context(), *currentUser(c))
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
+		Stateless: true, DisableLocalhostProtection: true, Logger: s.log, MaxRequestBodyBytes: mcpMaxBody})
+	h.ServeHTTP(c.Response(), c.Request())
+	return nil
+}
+
+// mcpMaxBody bounds one MCP request (the server-wide body limit is the
+// same).
+const mcpMaxBody = 1 << 20
+
+// mcpDeadline bounds one MCP request: the slowest tool call plus time to
+// answer.
+func (s *Server) mcpDeadline() time.Duration {
+	d := s.cfg.AgentToolTimeout
+	if d <= 0 {
+		d = 120 * time.Second
+	}
+	return d + 30*time.Second
+}
+
+// mcpURL is the endpoint's absolute URL as the caller reaches it.
+func (s *Server) mcpURL(c echo.Context) string {
+	return s.proxies.origin(c.Request()) + s.cfg.BasePath + "/mcp"
+}
