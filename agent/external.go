@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/astroresearch/astroresearch/agent/tools"
+	"github.com/astroresearch/astroresearch/agent/tools/skills"
 )
 
 // External callers (the MCP server) use the agent's tools directly, outside
@@ -189,3 +190,6 @@ func (r *Runtime) RecordExternal(ctx context.Context, rec ExternalRecord) {
 		Agent: rec.Agent, Tool: rec.Name, ToolCallID: rec.CallID, Arguments: rec.Args, Output: rec.Output,
 		IsError: rec.Status != "ok", Status: rec.Status, ElapsedMS: rec.Elapsed.Milliseconds()})
 }
+
+// Skills returns the skills library the runtime lists (nil when none).
+func (r *Runtime) Skills() *skills.Library { return r.d.Skills }
