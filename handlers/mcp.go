@@ -1,14 +1,17 @@
 package handlers
 
 import (
+	"encoding/json"
 	"errors"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/astroresearch/astroresearch/auth"
+	"github.com/astroresearch/astroresearch/views"
 )
 
 // The MCP endpoint (issue 20): streamable HTTP at BASE_PATH/mcp for other
@@ -76,4 +79,36 @@ func (s *Server) mcpDeadline() time.Duration {
 // mcpURL is the endpoint's absolute URL as the caller reaches it.
 func (s *Server) mcpURL(c echo.Context) string {
 	return s.proxies.origin(c.Request()) + s.cfg.BasePath + "/mcp"
+}
+
+// mcpSetup builds the settings page's MCP snippets for this server; nil
+// without an MCP service.
+func (s *Server) mcpSetup(c echo.Context) *views.MCPSetup {
+	if s.mcp == nil {
+		return nil
+	}
+	endpoint := s.mcpURL(c)
+	server := strings.TrimSuffix(endpoint, "/mcp")
+	return &views.MCPSetup{Endpoint: endpoint, ServerURL: server,
+		ClaudeCodeCLI: `claude mcp add --transport http astroresearch ` + endpoint + ` --header "Authorization: Bearer $ASTRO_TOKEN"`,
+		ClaudeCode: mcpJSON(map[string]any{"mcpServers": map[string]any{"astroresearch": map[string]any{
+			"type": "http", "url": endpoint, "headers": map[string]string{"Authorization": "Bearer ${ASTRO_TOKEN}"}}}}),
+		Crush: mcpJSON(map[string]any{"$schema": "https://charm.land/crush.json", "mcp": map[string]any{"astroresearch": map[string]any{
+			"type": "http", "url": endpoint, "headers": map[string]string{"Authorization": "Bearer $ASTRO_TOKEN"}}}}),
+		ClaudeDesktop: mcpJSON(map[string]any{"mcpServers": map[string]any{"astroresearch": map[string]any{
+			"command": "astroresearch", "args": []string{"mcp", "--url", server, "--token-file", "/home/you/.config/astroresearch/token"}}}}),
+	}
+}
+
+// mcpJSON renders a configuration snippet: indented, keys sorted, no HTML
+// escaping (templ escapes on output).
+func mcpJSON(v any) string {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		panic(err) // maps of strings always encode
+	}
+	return strings.TrimSpace(b.String())
 }

@@ -2,11 +2,13 @@ package handlers
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/PuerkitoBio/goquery"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/astroresearch/astroresearch/store"
@@ -141,5 +143,32 @@ func TestMCPTransport(t *testing.T) {
 	notJSON := c.postJSON("/mcp", `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"library_search","arguments":{"query":"`, auth...)
 	if notJSON.StatusCode < 400 && !strings.Contains(notJSON.body, `"error"`) {
 		t.Fatalf("broken JSON: %d %s", notJSON.StatusCode, notJSON.body)
+	}
+}
+
+// TestSettingsShowsMCPSetup: the settings page gives the endpoint under
+// BASE_PATH and configuration snippets that are valid JSON pointing at it,
+// with no token in them.
+func TestSettingsShowsMCPSetup(t *testing.T) {
+	a := newApp(t, map[string]string{"BASE_PATH": "/astro"})
+	c := a.setupAdmin()
+	res := c.get("/settings")
+	doc, err := goquery.NewDocumentFromReader(strings.NewReader(res.body))
+	if err != nil || res.StatusCode != http.StatusOK {
+		t.Fatalf("%d %v", res.StatusCode, err)
+	}
+	endpoint := a.url("/mcp")
+	if got := doc.Find(`[data-testid="mcp-endpoint"]`).Text(); got != endpoint {
+		t.Fatalf("endpoint %q, want %q", got, endpoint)
+	}
+	for id, want := range map[string]string{"mcp-claude-code": endpoint, "mcp-crush": endpoint, "mcp-claude-desktop": a.url("")} {
+		var v map[string]any
+		snippet := doc.Find(`[data-testid="` + id + `"]`).Text()
+		if err := json.Unmarshal([]byte(snippet), &v); err != nil || !strings.Contains(snippet, `"`+want+`"`) || secretRE.MatchString(snippet) {
+			t.Errorf("%s: %v\n%s", id, err, snippet)
+		}
+	}
+	if !strings.Contains(doc.Find(`[data-testid="mcp-setup"]`).Text(), "claude mcp add --transport http astroresearch "+endpoint) {
+		t.Error("no claude mcp add command")
 	}
 }

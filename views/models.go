@@ -105,6 +105,8 @@ type SettingsPage struct {
 	TokenError     string
 	Rules          []RuleRow
 	RuleForm       RuleForm
+	// MCP is how to connect MCP clients (nil when the server offers none).
+	MCP *MCPSetup
 }
 
 // RuleRow is one central permission rule in the settings list (SPEC R15).
