@@ -91,7 +91,7 @@ func TestRunExternal(t *testing.T) {
 		}
 	}
 	tot := h.metrics.Totals()
-	if tot.ToolCalls["echo_text"] != 8 || tot.ToolCalls["guarded"] != 1 || tot.ToolErrors != 7 {
+	if tot.ToolCalls["echo_text"] != 8 || tot.ToolCalls["guarded"] != 1 || tot.ToolErrors != 7 || tot.MCPCalls != 9 || tot.MCPErrors != 7 {
 		t.Fatalf("metrics %+v", tot)
 	}
 

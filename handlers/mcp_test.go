@@ -92,6 +92,9 @@ func TestMCPAuth(t *testing.T) {
 		t.Fatalf("audit %+v", rows)
 	}
 
+	if got := admin.get("/admin"); !strings.Contains(got.body, `data-testid="mcp-calls">1 (0)</dd>`) {
+		t.Errorf("the admin page does not count the MCP call:\n%s", got.body)
+	}
 	res2 := admin.postForm("/admin/users/"+strconv.FormatInt(otto.ID, 10)+"/disabled", map[string][]string{"disabled": {"1"}})
 	if res2.StatusCode >= 400 {
 		t.Fatalf("disable: %d %s", res2.StatusCode, res2.body)

@@ -135,7 +135,7 @@ func TestEachTool(t *testing.T) {
 			t.Errorf("audit row %d: %+v", i, r)
 		}
 	}
-	if tot := f.metrics.Totals(); tot.ToolCalls["save_note"] != 1 || tot.ToolCalls["search_papers"] != 1 {
+	if tot := f.metrics.Totals(); tot.ToolCalls["save_note"] != 1 || tot.ToolCalls["search_papers"] != 1 || tot.MCPCalls != len(tests) {
 		t.Fatalf("metrics %+v", tot.ToolCalls)
 	}
 	if p, err := f.st.PaperByIdentifier(ctx, store.PaperIDs{ArxivID: "2402.00003"}); err != nil || p.AddedBy == nil || *p.AddedBy != f.vera.ID {

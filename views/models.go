@@ -184,6 +184,8 @@ type AgentCounters struct {
 	ToolErrors       int
 	Duplicates       int
 	Compactions      int
+	MCPCalls         int // calls from MCP clients (tools, resources, prompts)
+	MCPErrors        int
 	Tools            []ToolCount // most called first
 }
 
