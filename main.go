@@ -36,6 +36,7 @@ import (
 	"github.com/astroresearch/astroresearch/auth"
 	"github.com/astroresearch/astroresearch/config"
 	"github.com/astroresearch/astroresearch/handlers"
+	"github.com/astroresearch/astroresearch/mcpserver"
 	"github.com/astroresearch/astroresearch/migrations"
 	"github.com/astroresearch/astroresearch/research/ads"
 	"github.com/astroresearch/astroresearch/research/arxiv"
@@ -77,8 +78,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		fmt.Fprintln(stdout, buildVersion())
 		return nil
 	case "help", "-h", "-help", "--help":
-		fmt.Fprintln(stdout, "usage: astroresearch [serve | backup FILE | version]")
+		fmt.Fprintln(stdout, "usage: astroresearch [serve | backup FILE | mcp [--url URL] [--token-file FILE] | version]")
 		return nil
+	case "mcp": // a client of a running server: none of the server's settings apply
+		return mcpBridge(ctx, args, getenv, os.Stdin, stdout, os.Stderr)
 	}
 	cfg, err := config.Load(getenv)
 	if err != nil {
@@ -146,13 +149,17 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
+	mcpSvc, err := mcpserver.New(mcpserver.Deps{Runtime: rt, Store: st, Skills: rt.Skills(), Version: buildVersion(), Log: log})
+	if err != nil {
+		return err
+	}
 	var ready atomic.Bool
 	srv, err := handlers.New(handlers.Deps{
 		Config: cfg, Store: st, Accounts: accounts, Log: log, Static: static.FS,
 		Ready: &ready, Version: buildVersion(), Agent: rt, Events: events, Model: model,
 		Targets: targets, Sandbox: handlers.SandboxInfo{Available: sandbox.Available, Message: sandbox.Message()},
 		Memory: mem, Library: lib, BibTeX: adsClient, Papers: papers, Downloads: downloads, Links: library.NewLinks(st, adsClient), Parser: parser, Rag: passages,
-		AgentMetrics: metrics,
+		AgentMetrics: metrics, MCP: mcpSvc,
 	})
 	if err != nil {
 		return err

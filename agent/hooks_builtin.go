@@ -55,6 +55,9 @@ type AgentTotals struct {
 	ToolErrors       int
 	Duplicates       int
 	Compactions      int
+	// MCPCalls counts the calls of MCP clients (agent MCPAgent): tool
+	// calls, resource reads and prompt requests; MCPErrors those that failed.
+	MCPCalls, MCPErrors int
 }
 
 // Metrics is the built-in metrics hook. Its memory is bounded by the
@@ -89,6 +92,12 @@ func (m *Metrics) Handle(_ context.Context, in HookInput) (HookDecision, error) 
 		}
 		if in.Status == "duplicate" {
 			t.Duplicates++
+		}
+		if in.Agent == MCPAgent {
+			t.MCPCalls++
+			if in.Event == HookPostToolUseFailure {
+				t.MCPErrors++
+			}
 		}
 	case HookPostCompact:
 		t.Compactions++

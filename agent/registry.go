@@ -29,11 +29,11 @@ type ToolDeps struct {
 	Memory  *memory.Service // save_memory
 	Papers  astro.Searcher  // search_papers
 	Library astro.Library   // get_paper_metadata
-	// Importer and Downloads give download_paper (both needed).
+	// Importer gives import_paper; with Downloads, download_paper.
 	Importer  astro.Importer
 	Downloads astro.Fetcher
 	// Parser gives parse_paper (with Store). Store alone gives
-	// get_paper_content and save_note.
+	// library_search, get_paper_content and save_note.
 	Parser astro.Parser
 	// Rag gives rag_search; BasePath (BASE_PATH) prefixes its reader links.
 	Rag      astro.Asker
@@ -68,7 +68,11 @@ func StandardRegistry(d ToolDeps) *tools.Registry {
 	if d.Importer != nil && d.Downloads != nil {
 		mustAdd(r, astro.DownloadPaper(d.Importer, d.Downloads))
 	}
+	if d.Importer != nil {
+		mustAdd(r, astro.ImportPaper(d.Importer))
+	}
 	if d.Store != nil {
+		mustAdd(r, astro.LibrarySearch(d.Store))
 		mustAdd(r, astro.GetPaperContent(d.Store))
 		mustAdd(r, astro.SaveNote(d.Store, d.Store))
 		if d.Parser != nil {

@@ -195,7 +195,7 @@ func (s *Server) adminBackup(c echo.Context) error {
 func agentCounters(t agent.AgentTotals) *views.AgentCounters {
 	out := &views.AgentCounters{Turns: t.Turns, Steps: t.Steps, PromptTokens: t.PromptTokens,
 		CompletionTokens: t.CompletionTokens, ToolErrors: t.ToolErrors, Duplicates: t.Duplicates,
-		Compactions: t.Compactions}
+		Compactions: t.Compactions, MCPCalls: t.MCPCalls, MCPErrors: t.MCPErrors}
 	for name, n := range t.ToolCalls {
 		out.Tools = append(out.Tools, views.ToolCount{Name: name, Calls: n, Millis: t.ToolMillis[name]})
 	}

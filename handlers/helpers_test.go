@@ -28,6 +28,7 @@ import (
 	"github.com/astroresearch/astroresearch/agent/tools"
 	"github.com/astroresearch/astroresearch/auth"
 	"github.com/astroresearch/astroresearch/config"
+	"github.com/astroresearch/astroresearch/mcpserver"
 	"github.com/astroresearch/astroresearch/migrations"
 	"github.com/astroresearch/astroresearch/research/ads"
 	"github.com/astroresearch/astroresearch/research/arxiv"
@@ -146,7 +147,11 @@ func newAppLogged(t testing.TB, env map[string]string, log *slog.Logger) *testAp
 	mem := memory.New(st, dir)
 	passages := rag.New(st, rag.Options{Generator: llm.TextGenerator{Client: model}, Log: log})
 	adsClient := fakeADSClient(fakeADS(t), cfg.ADSAPIToken)
-	srv, err := New(Deps{Config: cfg, Store: st, Accounts: accounts, Static: staticFS, Now: clock.Now,
+	mcpSvc, err := mcpserver.New(mcpserver.Deps{Runtime: rt, Store: st, Version: "test", Log: log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := New(Deps{Config: cfg, Store: st, Accounts: accounts, Static: staticFS, Now: clock.Now, MCP: mcpSvc,
 		Ready: ready, Version: "test", DataDir: dir, Log: log, Agent: rt, Events: events, Model: model,
 		Targets: fakeSesame(t), Sandbox: SandboxInfo{Message: "Commands run without an OS sandbox: test."},
 		Library: fakeLibrary(t, st, adsClient), Links: library.NewLinks(st, adsClient), Papers: fakePapers(t), Downloads: fakeDownloader(t, st, dir), Memory: mem,

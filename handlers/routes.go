@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"fmt"
+	"net/http"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -49,6 +50,12 @@ func (s *Server) routes() error {
 	// (b) Bookmarklet import: any origin, API token only (S4b, L3).
 	s.bookmarklet = root.Group("/api/bookmarklet", s.tokenOnly, deadline(pageDeadline))
 	s.bookmarklet.POST("/import", s.apiBookmarkletImport)
+
+	// MCP for other assistants (issue 20): token only, stateless, under
+	// CORS layer (c).
+	if s.mcp != nil {
+		root.Match([]string{http.MethodGet, http.MethodPost, http.MethodDelete}, "/mcp", s.mcpEndpoint, s.mcpAuth, deadline(s.mcpDeadline()))
+	}
 
 	// (a) Sign-in API.
 	authAPI := root.Group("/api/auth", s.loadSession, s.authenticate, deadline(pageDeadline))

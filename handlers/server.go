@@ -18,6 +18,7 @@ import (
 	"github.com/astroresearch/astroresearch/agent/memory"
 	"github.com/astroresearch/astroresearch/auth"
 	"github.com/astroresearch/astroresearch/config"
+	"github.com/astroresearch/astroresearch/mcpserver"
 	"github.com/astroresearch/astroresearch/research/library"
 	"github.com/astroresearch/astroresearch/research/parse"
 	"github.com/astroresearch/astroresearch/research/rag"
@@ -71,6 +72,9 @@ type Deps struct {
 	// AgentMetrics is the agent's built-in metrics hook, whose totals the
 	// admin page shows; optional.
 	AgentMetrics *agent.Metrics
+	// MCP serves the Model Context Protocol at /mcp; optional (no route
+	// and no settings snippet when nil).
+	MCP *mcpserver.Service
 }
 
 // SandboxInfo is what users are told about the shell tool's sandbox.
@@ -123,6 +127,7 @@ type Server struct {
 	parser       *parse.Service
 	links        *library.Links
 	rag          *rag.Service
+	mcp          *mcpserver.Service
 	// bufs holds render buffers for reuse (*bytes.Buffer).
 	bufs sync.Pool
 	// listCache holds rendered library list blocks for the current
@@ -156,6 +161,7 @@ func New(d Deps) (*Server, error) {
 		now: d.Now, ready: d.Ready, version: d.Version, dataDir: d.DataDir, started: d.Now(),
 		proxies: trustedProxies(d.Config.TrustedProxies), agent: d.Agent, events: d.Events, model: d.Model, targets: d.Targets, sandbox: d.Sandbox, agentMetrics: d.AgentMetrics, memory: d.Memory, library: d.Library, bibtex: d.BibTeX, papers: d.Papers, downloads: d.Downloads, parser: d.Parser, links: d.Links, rag: d.Rag,
 	}
+	s.mcp = d.MCP
 	s.listCache = newVersionedCache[string](256)
 	s.pdfJobs.ctx, s.pdfJobs.cancel = context.WithCancel(context.Background())
 	s.parseJobs.ctx, s.parseJobs.cancel = context.WithCancel(context.Background())

@@ -19,7 +19,7 @@ func (s *Server) settingsModel(c echo.Context) (views.SettingsPage, error) {
 	if err != nil {
 		return views.SettingsPage{}, err
 	}
-	page := views.SettingsPage{Chrome: s.chrome(c, "Settings", "settings"), Bookmarklet: s.bookmarkletURL(c)}
+	page := views.SettingsPage{Chrome: s.chrome(c, "Settings", "settings"), Bookmarklet: s.bookmarkletURL(c), MCP: s.mcpSetup(c)}
 	for _, t := range toks {
 		page.Tokens = append(page.Tokens, views.TokenRow{ID: t.ID, Name: t.Name, Hint: t.Hint, CreatedAt: t.CreatedAt, LastUsed: t.LastUsedAt})
 	}

@@ -49,14 +49,15 @@ func (s *Store) AgentSession(ctx context.Context, userID int64, id string) (Agen
 	return a, nil
 }
 
-// ListAgentSessions returns the user's sessions, most recently active first.
+// ListAgentSessions returns the user's research sessions, most recently
+// active first (not the MCP session, see MCPSession).
 func (s *Store) ListAgentSessions(ctx context.Context, userID int64, limit int) ([]AgentSession, error) {
 	if limit <= 0 {
 		limit = 200
 	}
 	var out []AgentSession
 	err := s.r.SelectContext(ctx, &out, `SELECT `+agentSessionColumns+` FROM agent_sessions
-		WHERE user_id = ? ORDER BY updated_at DESC, id LIMIT ?`, userID, limit)
+		WHERE user_id = ? AND kind = 'research' ORDER BY updated_at DESC, id LIMIT ?`, userID, limit)
 	if err != nil {
 		return nil, fmt.Errorf("store: list agent sessions: %w", err)
 	}

@@ -58,7 +58,7 @@ func (s *Store) searchHistory(ctx context.Context, userID int64, query, sessionI
 			       snippet(agent_sessions_fts, -1, ?, ?, '…', 12) AS snippet, s.updated_at AS created_at,
 			       bm25(agent_sessions_fts) - 1 AS rank
 			FROM agent_sessions_fts JOIN agent_sessions s ON s.rowid = agent_sessions_fts.rowid
-			WHERE agent_sessions_fts MATCH ? AND s.user_id = ? AND (? = '' OR s.id = ?)
+			WHERE agent_sessions_fts MATCH ? AND s.user_id = ? AND s.kind = 'research' AND (? = '' OR s.id = ?)
 			UNION ALL
 			SELECT s.id, s.title, m.id, m.turn, m.role,
 			       snippet(agent_messages_fts, 0, ?, ?, '…', 16), m.created_at,

@@ -105,6 +105,8 @@ type SettingsPage struct {
 	TokenError     string
 	Rules          []RuleRow
 	RuleForm       RuleForm
+	// MCP is how to connect MCP clients (nil when the server offers none).
+	MCP *MCPSetup
 }
 
 // RuleRow is one central permission rule in the settings list (docs/features.md R15).
@@ -182,6 +184,8 @@ type AgentCounters struct {
 	ToolErrors       int
 	Duplicates       int
 	Compactions      int
+	MCPCalls         int // calls from MCP clients (tools, resources, prompts)
+	MCPErrors        int
 	Tools            []ToolCount // most called first
 }
 

@@ -1,0 +1,126 @@
+package mcpserver
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// bridged starts an HTTP MCP endpoint for vera (token "vera-token") and a
+// Bridge to it with token, and returns an SDK client talking stdio to the
+// bridge.
+func (f *fixture) bridged(token string) (*mcp.ClientSession, error) {
+	f.t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != "Bearer vera-token" {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="AstroResearch"`)
+			http.Error(w, `{"error":{"code":"invalid_token","message":"The API token is invalid."}}`, http.StatusUnauthorized)
+			return
+		}
+		s := f.svc.ServerFor(r.Context(), f.vera)
+		mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{Stateless: true}).ServeHTTP(w, r)
+	}))
+	f.t.Cleanup(srv.Close)
+	clientIn, bridgeOut := io.Pipe()
+	bridgeIn, clientOut := io.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- Bridge(ctx, bridgeIn, bridgeOut, BridgeOptions{Endpoint: srv.URL + "/mcp", Token: token})
+		bridgeOut.Close()
+	}()
+	f.t.Cleanup(func() {
+		clientOut.Close()
+		select {
+		case err := <-done:
+			if err != nil {
+				f.t.Errorf("bridge: %v", err)
+			}
+		case <-time.After(5 * time.Second):
+			f.t.Error("the bridge did not end when its input closed")
+		}
+		cancel()
+	})
+	return mcp.NewClient(&mcp.Implementation{Name: "stdio-client", Version: "1"}, nil).Connect(ctx,
+		&mcp.IOTransport{Reader: clientIn, Writer: clientOut}, nil)
+}
+
+// TestBridge: a stdio client reaches tools, resources and prompts through
+// the bridge, with progress notifications relayed.
+func TestBridge(t *testing.T) {
+	f := newFixture(t)
+	cs, err := f.bridged("vera-token")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if got := cs.InitializeResult(); got.ServerInfo.Name != "astroresearch" || got.ProtocolVersion == "" {
+		t.Fatalf("initialize %+v", got)
+	}
+	tools, err := cs.ListTools(ctx, nil)
+	if err != nil || len(tools.Tools) != 8 {
+		t.Fatalf("tools: %v %v", tools, err)
+	}
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "library_search", Arguments: map[string]any{"query": "shadow"}})
+	if err != nil || res.IsError || !strings.Contains(text(res), "The Shadow") || res.StructuredContent == nil {
+		t.Fatalf("library_search: %+v %v", res, err)
+	}
+	read, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "astro://papers/1"})
+	if err != nil || !strings.Contains(read.Contents[0].Text, "42 microarcseconds") {
+		t.Fatalf("read: %v", err)
+	}
+	if _, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "astro://papers/../1"}); err == nil {
+		t.Fatal("a bad URI was read through the bridge")
+	}
+	p, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "compare-measurements"})
+	if err != nil || len(p.Messages) != 1 {
+		t.Fatalf("prompt: %v", err)
+	}
+	// Calls run concurrently.
+	errs := make(chan error, 4)
+	for range 4 {
+		go func() {
+			_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "query_target", Arguments: map[string]any{"name": "M87"}})
+			errs <- err
+		}()
+	}
+	for range 4 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := cs.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestBridgeRefusedToken: the client is told why, in words.
+func TestBridgeRefusedToken(t *testing.T) {
+	f := newFixture(t)
+	_, err := f.bridged("wrong")
+	if err == nil || !strings.Contains(err.Error(), "AstroResearch refused the API token (HTTP 401)") {
+		t.Fatalf("connect with a wrong token: %v", err)
+	}
+}
+
+// TestBridgeUnreachable: a server that is not running is reported.
+func TestBridgeUnreachable(t *testing.T) {
+	clientIn, bridgeOut := io.Pipe()
+	bridgeIn, clientOut := io.Pipe()
+	go func() {
+		_ = Bridge(context.Background(), bridgeIn, bridgeOut, BridgeOptions{Endpoint: "http://127.0.0.1:1/mcp", Token: "x"})
+		bridgeOut.Close()
+	}()
+	defer clientOut.Close()
+	_, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, nil).Connect(context.Background(),
+		&mcp.IOTransport{Reader: clientIn, Writer: clientOut}, nil)
+	if err == nil || !strings.Contains(err.Error(), "cannot reach AstroResearch at http://127.0.0.1:1/mcp") {
+		t.Fatalf("%v", err)
+	}
+}

@@ -1,0 +1,124 @@
+// Package mcpserver offers the library and the research tools to other
+// assistants over the Model Context Protocol (issue 20): the agent's own
+// tools (the same implementations, run through agent.Runtime.RunExternal,
+// so they are validated, hooked, permission-checked, audited as the "mcp"
+// agent and counted in the metrics), each parsed paper and the user's notes
+// on it as resources, and the shipped skills as prompts.
+//
+// The HTTP layer authenticates the caller and asks ServerFor for a server
+// bound to that user; the server is stateless (one per request), so every
+// request is authenticated again and a disabled account stops at once.
+// Bridge connects a stdio client to such a server over HTTP.
+package mcpserver
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/astroresearch/astroresearch/agent"
+	"github.com/astroresearch/astroresearch/agent/tools/skills"
+	"github.com/astroresearch/astroresearch/store"
+)
+
+// Deps are what the MCP server is built from.
+type Deps struct {
+	// Runtime runs and audits the tool calls; its registry is the tool set.
+	Runtime *agent.Runtime
+	// Store holds the papers, their text, the notes and the MCP sessions.
+	Store *store.Store
+	// Skills become prompts (nil: no prompts).
+	Skills *skills.Library
+	// Version is reported to clients.
+	Version string
+	Log     *slog.Logger
+}
+
+// Service builds per-user MCP servers. Safe for concurrent use.
+type Service struct {
+	rt      *agent.Runtime
+	st      *store.Store
+	skills  *skills.Library
+	version string
+	log     *slog.Logger
+	tools   []offeredTool
+}
+
+// New binds the exposed tools to the runtime's registry. It fails when a
+// tool's schema cannot be offered.
+func New(d Deps) (*Service, error) {
+	offered, err := bindTools(d.Runtime.Tools())
+	if err != nil {
+		return nil, err
+	}
+	log := d.Log
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Service{rt: d.Runtime, st: d.Store, skills: d.Skills, version: d.Version, log: log, tools: offered}, nil
+}
+
+// ToolNames lists the tools offered, in order.
+func (s *Service) ToolNames() []string {
+	names := make([]string, len(s.tools))
+	for i, t := range s.tools {
+		names[i] = t.name
+	}
+	return names
+}
+
+// instructions tell the client's model what this server is for.
+const instructions = `AstroResearch: the user's own astronomy library and research tools.
+Use library_search to find papers the user already has (each has a library number #N), get_paper_content to read a parsed paper,
+rag_search to answer questions from the library's passages with citations, search_papers and get_paper_metadata for ADS and arXiv,
+query_target to resolve object names with CDS Sesame, import_paper to add a paper and save_note to leave the user a note.
+Parsed papers are resources astro://papers/{id} (Markdown) and astro://papers/{id}/notes.`
+
+// ServerFor returns an MCP server acting for u: tools, resources and
+// prompts as of now (skills edited on disk show on the next request).
+func (s *Service) ServerFor(ctx context.Context, u store.User) *mcp.Server {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "astroresearch", Title: "AstroResearch", Version: s.version},
+		&mcp.ServerOptions{Instructions: instructions, Logger: s.log, HasTools: true, HasResources: true, HasPrompts: true})
+	for _, t := range s.tools {
+		srv.AddTool(t.def, s.handler(u, t))
+	}
+	s.addResources(srv, u)
+	s.addPrompts(ctx, srv, u)
+	srv.AddReceivingMiddleware(s.audit(u), s.listLibrary(u))
+	return srv
+}
+
+// audit records resource reads and prompt requests like tool calls (tool
+// calls record themselves through the runtime).
+func (s *Service) audit(u store.User) mcp.Middleware {
+	return func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			var name, subject string
+			switch r := req.(type) {
+			case *mcp.ReadResourceRequest:
+				name, subject = "read_resource", r.Params.URI
+			case *mcp.GetPromptRequest:
+				name, subject = "get_prompt", r.Params.Name
+			default:
+				return next(ctx, method, req)
+			}
+			start := time.Now()
+			res, err := next(ctx, method, req)
+			status, output := "ok", subject
+			if err != nil {
+				status, output = "error", fmt.Sprintf("%s: %v", subject, err)
+			}
+			if sess, serr := s.st.MCPSession(ctx, u.ID); serr == nil {
+				s.rt.RecordExternal(ctx, agent.ExternalRecord{UserID: u.ID, SessionID: sess.ID, Agent: agent.MCPAgent,
+					Name: name, CallID: "mcp_" + uuid.NewString(), Output: output, Status: status, Elapsed: time.Since(start)})
+			} else {
+				s.log.Error("mcp: audit", "err", serr)
+			}
+			return res, err
+		}
+	}
+}
