@@ -14,3 +14,15 @@ func degText(text string, v float64) string {
 	}
 	return fmtDeg(v)
 }
+
+// joinNames lists names for a sentence.
+func joinNames(names []string) string {
+	out := ""
+	for i, n := range names {
+		if i > 0 {
+			out += ", "
+		}
+		out += n
+	}
+	return out
+}

@@ -89,3 +89,29 @@ func commonUnit(rows []store.Measurement) string {
 
 // ErrNoQuantity means neither a quantity nor an object was given.
 var ErrNoQuantity = errors.New("measure: name a quantity or an object")
+
+// quantityWords are how papers name the quantities in words (for an ADS
+// search when the library has no value).
+var quantityWords = map[string]string{
+	"H0": "Hubble constant", "sfr": "star formation rate", "velocity_dispersion": "velocity dispersion",
+	"Omega_m": "matter density", "sigma_8": "sigma_8", "S_8": "S_8", "column_density": "column density",
+	"magnetic_field": "magnetic field", "distance_modulus": "distance modulus", "spectral_index": "spectral index",
+	"photon_index": "photon index", "tau": "optical depth", "n_s": "spectral index", "w": "dark energy equation of state",
+}
+
+// ADSQuery is an ADS query for papers reporting the table's quantity for
+// its object: object:"…" and the quantity's words in the abstract.
+func (t Table) ADSQuery() string {
+	var parts []string
+	if t.Object != "" {
+		parts = append(parts, `object:"`+strings.ReplaceAll(t.Object, `"`, ``)+`"`)
+	}
+	if t.Quantity != "" {
+		w := quantityWords[t.Quantity]
+		if w == "" {
+			w = strings.ReplaceAll(t.Quantity, "_", " ")
+		}
+		parts = append(parts, `abs:"`+strings.ReplaceAll(w, `"`, ``)+`"`)
+	}
+	return strings.Join(parts, " ")
+}

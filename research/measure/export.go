@@ -3,6 +3,7 @@ package measure
 import (
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 
@@ -10,25 +11,49 @@ import (
 )
 
 // FormatValue writes a value with its uncertainty or bound as text:
-// "73.04 ± 1.04", "6.8 +0.4/−0.3", "< 3.2", "~ 1e+13", "800–1200".
+// "73.04 ± 1.04", "6.8 +0.4/−0.3", "< 3.2", "~ 1 × 10^13", "800–1200",
+// "(8 ± 2) × 10^8".
 func FormatValue(m store.Measurement) string {
-	v := fmtNum(m.Value)
+	m, e := scaled(m)
+	v := short(m.Value)
 	switch m.Bound {
 	case "range":
-		return v + "–" + fmtNum(m.Upper)
+		v += "–" + short(m.Upper)
 	case "<", ">", "~":
 		v = m.Bound + " " + v
 	}
+	hasErr := m.Bound != "range" && (m.ErrPlus != 0 || m.ErrMinus != 0)
 	switch {
-	case m.ErrPlus == 0 && m.ErrMinus == 0:
-		return v
+	case !hasErr:
 	case m.ErrPlus == m.ErrMinus:
-		return v + " ± " + fmtNum(m.ErrPlus)
+		v += " ± " + short(m.ErrPlus)
+	default:
+		v += " +" + short(m.ErrPlus) + "/−" + short(m.ErrMinus)
 	}
-	return v + " +" + fmtNum(m.ErrPlus) + "/−" + fmtNum(m.ErrMinus)
+	if e != 0 {
+		if hasErr || m.Bound == "range" {
+			v = "(" + v + ")"
+		}
+		v += " × 10^" + strconv.Itoa(e)
+	}
+	return v
 }
 
-func fmtNum(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+// scaled writes very large or small values as mantissas of a power of
+// ten: it returns m divided by 10^e.
+func scaled(m store.Measurement) (store.Measurement, int) {
+	a := math.Abs(m.Value)
+	if a == 0 || (a < 1e5 && a >= 1e-3) || math.IsInf(a, 0) || math.IsNaN(a) {
+		return m, 0
+	}
+	e := int(math.Floor(math.Log10(a)))
+	m.Value, m.Upper = scaleBy(m.Value, -e), scaleBy(m.Upper, -e)
+	m.ErrPlus, m.ErrMinus = scaleBy(m.ErrPlus, -e), scaleBy(m.ErrMinus, -e)
+	return m, e
+}
+
+// short is a number without float noise (12 significant digits at most).
+func short(v float64) string { return strconv.FormatFloat(v, 'g', 12, 64) }
 
 // WriteCSV writes the table as CSV: one row per value with its paper.
 // Every text cell is quoted, and one that a spreadsheet would run as a
@@ -91,10 +116,11 @@ func Deluxetable(t Table, keys map[int64]string) string {
 
 // texValue is the value in math mode, asymmetric errors as ^{+a}_{-b}.
 func texValue(m store.Measurement) string {
-	v := fmtNum(m.Value)
+	m, e := scaled(m)
+	v := short(m.Value)
 	switch m.Bound {
 	case "range":
-		return "$" + v + "$--$" + fmtNum(m.Upper) + "$"
+		v += "\\mbox{--}" + short(m.Upper)
 	case "<":
 		v = "<" + v
 	case ">":
@@ -102,12 +128,19 @@ func texValue(m store.Measurement) string {
 	case "~":
 		v = "\\sim " + v
 	}
+	hasErr := m.Bound != "range" && (m.ErrPlus != 0 || m.ErrMinus != 0)
 	switch {
-	case m.ErrPlus == 0 && m.ErrMinus == 0:
+	case !hasErr:
 	case m.ErrPlus == m.ErrMinus:
-		v += " \\pm " + fmtNum(m.ErrPlus)
+		v += " \\pm " + short(m.ErrPlus)
 	default:
-		v += "^{+" + fmtNum(m.ErrPlus) + "}_{-" + fmtNum(m.ErrMinus) + "}"
+		v += "^{+" + short(m.ErrPlus) + "}_{-" + short(m.ErrMinus) + "}"
+	}
+	if e != 0 {
+		if hasErr || m.Bound == "range" {
+			v = "(" + v + ")"
+		}
+		v += " \\times 10^{" + strconv.Itoa(e) + "}"
 	}
 	return "$" + v + "$"
 }
@@ -138,3 +171,6 @@ func labelKey(s string) string {
 	}
 	return b.String()
 }
+
+// fmtNum writes a number for machines (CSV): shortest exact form.
+func fmtNum(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
