@@ -71,11 +71,15 @@ func TestReport(t *testing.T) {
 	if err := rag.New(st, rag.Options{}).IndexPaper(ctx, p.ID, md); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.CreateNote(ctx, store.PaperNote{UserID: 1, PaperID: p.ID, Kind: "note", Body: "Check the UGC 7353 distance"}); err != nil {
-		t.Skipf("notes need a user: %v", err)
+	u, err := st.CreateUser(ctx, "vera", "x", store.RoleMember)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.CreateNote(ctx, store.PaperNote{UserID: u.ID, PaperID: p.ID, Kind: "note", Body: "Check the UGC 7353 distance"}); err != nil {
+		t.Fatal(err)
 	}
 	res := &fakeResolver{}
-	r, err := New(st, res, client).Report(ctx, 1, "NGC4258")
+	r, err := New(st, res, client).Report(ctx, u.ID, "NGC4258")
 	if err != nil {
 		t.Fatal(err)
 	}
