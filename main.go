@@ -43,6 +43,7 @@ import (
 	"github.com/astroresearch/astroresearch/research/fetch"
 	"github.com/astroresearch/astroresearch/research/library"
 	"github.com/astroresearch/astroresearch/research/literature"
+	"github.com/astroresearch/astroresearch/research/measure"
 	"github.com/astroresearch/astroresearch/research/parse"
 	"github.com/astroresearch/astroresearch/research/rag"
 	"github.com/astroresearch/astroresearch/research/sesame"
@@ -138,7 +139,8 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	mem := memory.New(st, cfg.DataDir)
 	metrics := agent.NewMetrics()
 	model := newModel(cfg, log)
-	passages := newRag(cfg, st, model, parser, log)
+	values := measure.NewService(st, markdownSource(parser), log)
+	passages := newRag(cfg, st, model, parser, values.Wake, log)
 	parser.OnParsed = func(ctx context.Context, paperID int64) {
 		if err := passages.Enqueue(ctx, paperID); err != nil {
 			log.Warn("rag: queue parsed paper for indexing", "paper", paperID, "err", err)
@@ -198,12 +200,16 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	cleanupCtx, stopCleanup := context.WithCancel(ctx)
 	defer stopCleanup()
 	go st.Sessions().RunCleanup(cleanupCtx, 10*time.Minute, log)
-	indexerDone := make(chan struct{})
+	indexerDone, valuesDone := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(indexerDone)
 		passages.Run(cleanupCtx) // resumes indexing left over from the last run
 	}()
-	defer func() { stopCleanup(); <-indexerDone }()
+	go func() {
+		defer close(valuesDone)
+		values.Run(cleanupCtx) // extracts the values of papers indexed since the last run
+	}()
+	defer func() { stopCleanup(); <-indexerDone; <-valuesDone }()
 
 	select {
 	case err := <-serveErr:
@@ -275,15 +281,20 @@ func newModel(cfg config.Config, log *slog.Logger) *llm.Client {
 // embeddings from EMBEDDING_* (the LLM endpoint and key when
 // EMBEDDING_BASE_URL is empty; keyword search only without
 // EMBEDDING_MODEL), answers from the chat model.
-func newRag(cfg config.Config, st *store.Store, model *llm.Client, parser *parse.Service, log *slog.Logger) *rag.Service {
-	source := func(ctx context.Context, paperID int64) (string, error) {
+// markdownSource gives the parsed Markdown of a paper, the text both the
+// passage index and the values index read.
+func markdownSource(parser *parse.Service) func(ctx context.Context, paperID int64) (string, error) {
+	return func(ctx context.Context, paperID int64) (string, error) {
 		md, _, err := parser.Markdown(ctx, paperID)
 		if errors.Is(err, parse.ErrNotParsed) {
 			return "", fmt.Errorf("%w: %w", rag.ErrNoMarkdown, err)
 		}
 		return md, err
 	}
-	opt := rag.Options{Generator: llm.TextGenerator{Client: model}, Source: source, Log: log}
+}
+
+func newRag(cfg config.Config, st *store.Store, model *llm.Client, parser *parse.Service, onIndexed func(), log *slog.Logger) *rag.Service {
+	opt := rag.Options{Generator: llm.TextGenerator{Client: model}, Source: markdownSource(parser), OnIndexed: func(int64) { onIndexed() }, Log: log}
 	if cfg.EmbeddingModel != "" {
 		base, key := cfg.EmbeddingBaseURL, cfg.EmbeddingAPIKey
 		if base == "" {

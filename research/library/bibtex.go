@@ -54,13 +54,7 @@ func BibTeX(ctx context.Context, papers []store.Paper, ads Exporter) string {
 // name + year + first significant title word, all ASCII) and made unique
 // with a, b, ... suffixes within one export (keys tracks them).
 func LocalBibTeX(p store.Paper, keys map[string]int) string {
-	key := citeKey(p)
-	if n := keys[key]; n > 0 {
-		keys[key] = n + 1
-		key += string(rune('a' + n - 1))
-	} else {
-		keys[key] = 1
-	}
+	key := uniqueKey(p, keys)
 	kind := "article"
 	if p.Journal == "" || p.Journal == "arXiv e-prints" {
 		kind = "misc"
@@ -103,6 +97,18 @@ func LocalBibTeX(p store.Paper, keys map[string]int) string {
 	}
 	b.WriteString("}\n")
 	return b.String()
+}
+
+// uniqueKey is p's key made unique within one export (keys tracks them).
+func uniqueKey(p store.Paper, keys map[string]int) string {
+	key := citeKey(p)
+	if n := keys[key]; n > 0 {
+		keys[key] = n + 1
+		key += string(rune('a' + n - 1))
+	} else {
+		keys[key] = 1
+	}
+	return key
 }
 
 var keyWordRE = regexp.MustCompile(`[A-Za-z0-9]+`)

@@ -60,6 +60,9 @@ func (s *Service) IndexPaper(ctx context.Context, paperID int64, markdown string
 			s.fail(ctx, paperID, err)
 			return err
 		}
+		if s.opt.OnIndexed != nil {
+			s.opt.OnIndexed(paperID)
+		}
 	}
 	if err := s.embedPending(ctx, paperID); err != nil {
 		s.fail(ctx, paperID, err)

@@ -51,6 +51,10 @@ type Options struct {
 	// Rescore is how many nearest passages by binary (Hamming) distance
 	// are re-ranked by exact cosine distance; 100 when zero.
 	Rescore int
+	// OnIndexed, when set, is called after a paper's passages were
+	// replaced with a new text's (the values index listens to it); it must
+	// not block.
+	OnIndexed func(paperID int64)
 	// Log receives indexing progress and failures; nil discards them.
 	Log *slog.Logger
 }

@@ -99,10 +99,11 @@ func (c *Client) Resolve(ctx context.Context, name string) (Object, error) {
 	return Object{}, fmt.Errorf("%w: %v", ErrUnavailable, last)
 }
 
-// ask queries one server: XML output (x), aliases (I), SIMBAD then NED then
-// VizieR (SNV).
+// ask queries one server: XML output (x), aliases (I), and every one of
+// SIMBAD, NED and VizieR (~SNV: all answer, not only the first that knows
+// the name), so Parse can merge their data.
 func (c *Client) ask(ctx context.Context, base, name string) (Object, error) {
-	u := base + "/-oxI/SNV?" + url.QueryEscape(name)
+	u := base + "/-oxI/~SNV?" + url.QueryEscape(name)
 	status, body, err := c.get.Get(ctx, u)
 	if err != nil {
 		return Object{}, fmt.Errorf("sesame %s: %w", base, err)

@@ -40,7 +40,7 @@ func fakeSesame(t *testing.T, hits *atomic.Int32, status int) *httptest.Server {
 	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		hits.Add(1)
-		if !strings.HasSuffix(r.URL.Path, "/-oxI/SNV") {
+		if !strings.HasSuffix(r.URL.Path, "/-oxI/~SNV") {
 			http.Error(w, "bad path "+r.URL.Path, 400)
 			return
 		}

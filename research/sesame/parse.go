@@ -12,19 +12,33 @@ import (
 	"strings"
 )
 
-// Object is a resolved name.
+// Object is a resolved name: the databases' answers merged (Merge).
 type Object struct {
-	Query       string   `json:"query"`
-	Name        string   `json:"name"`     // canonical name (whitespace normalised)
-	Type        string   `json:"type"`     // SIMBAD/NED object type code, e.g. "SyG"
-	RADeg       float64  `json:"ra_deg"`   // ICRS J2000, degrees
-	DecDeg      float64  `json:"dec_deg"`  // ICRS J2000, degrees
-	RASex       string   `json:"ra_sex"`   // hh:mm:ss.ss
-	DecSex      string   `json:"dec_sex"`  // ±dd:mm:ss.s
+	Query  string  `json:"query"`
+	Name   string  `json:"name"`    // main identifier (whitespace normalised, catalogue braces removed)
+	Type   string  `json:"type"`    // SIMBAD/NED object type code, e.g. "SyG"
+	RADeg  float64 `json:"ra_deg"`  // ICRS J2000, degrees
+	DecDeg float64 `json:"dec_deg"` // ICRS J2000, degrees
+	// RADegText and DecDegText are the degrees as the source wrote them,
+	// padding zeros dropped: their digits are the position's precision.
+	RADegText  string `json:"ra_deg_text"`
+	DecDegText string `json:"dec_deg_text"`
+	RASex      string `json:"ra_sex"`  // hh:mm:ss.ss, as the source gave it when it did
+	DecSex     string `json:"dec_sex"` // ±dd:mm:ss.s, as the source gave it when it did
+	// PositionRef is the bibcode of the position's reference ("" if none).
+	PositionRef string   `json:"position_ref"`
 	Redshift    *float64 `json:"redshift"` // nil when Sesame gave none
 	VelocityKmS *float64 `json:"radial_velocity_kms"`
-	Aliases     []string `json:"aliases"`
-	Resolver    string   `json:"resolver"` // which database answered: Simbad, NED or VizieR
+	// Morphology is the morphological type (SIMBAD's, else NED's).
+	Morphology string   `json:"morphology"`
+	Aliases    []string `json:"aliases"`
+	Resolver   string   `json:"resolver"` // the database whose identification leads: Simbad, NED or VizieR
+	// Resolvers are every database that knew the object, in preference
+	// order (Simbad, NED, VizieR).
+	Resolvers []string `json:"resolvers"`
+	// Sources says which database each merged field came from, by JSON
+	// field name ("redshift": "NED").
+	Sources map[string]string `json:"sources"`
 }
 
 // ErrNotFound means Sesame answered but none of its databases knows the name.
@@ -50,8 +64,10 @@ type xmlResolver struct {
 	JPos    string   `xml:"jpos"`
 	RA      string   `xml:"jradeg"`
 	Dec     string   `xml:"jdedeg"`
+	RefPos  string   `xml:"refPos"`
 	Z       string   `xml:"z"`
 	Vel     xmlVel   `xml:"Vel"`
+	MType   string   `xml:"MType"`
 	OName   string   `xml:"oname"`
 	Aliases []string `xml:"alias"`
 	Info    []string `xml:"INFO"`
@@ -61,9 +77,9 @@ type xmlVel struct {
 	V string `xml:"v"`
 }
 
-// Parse reads a Sesame XML answer (output option -ox with I for aliases)
-// for query. It takes the first resolver that gave coordinates, in the
-// order asked (SIMBAD, NED, VizieR), and returns ErrNotFound when none did.
+// Parse reads a Sesame XML answer (output option -ox with I for aliases,
+// several resolvers asked with ~) for query and merges the databases that
+// knew the object (see merge). It returns ErrNotFound when none did.
 func Parse(query string, body []byte) (Object, error) {
 	var doc xmlSesame
 	dec := xml.NewDecoder(bytes.NewReader(body))
@@ -72,46 +88,46 @@ func Parse(query string, body []byte) (Object, error) {
 	if err := dec.Decode(&doc); err != nil {
 		return Object{}, fmt.Errorf("%w: %v", ErrMalformed, err)
 	}
+	var found []xmlResolver
 	for _, t := range doc.Targets {
 		for _, r := range t.Resolvers {
 			if strings.TrimSpace(r.RA) == "" || strings.TrimSpace(r.Dec) == "" {
 				continue
 			}
-			return objectFrom(query, r)
+			if _, err := coordinates(r); err != nil {
+				return Object{}, err
+			}
+			found = append(found, r)
 		}
 	}
-	return Object{}, ErrNotFound
+	if len(found) == 0 {
+		return Object{}, ErrNotFound
+	}
+	return merge(query, found), nil
 }
 
-func objectFrom(query string, r xmlResolver) (Object, error) {
+// coordinates parses and range-checks a resolver's position.
+func coordinates(r xmlResolver) ([2]float64, error) {
 	ra, err1 := strconv.ParseFloat(strings.TrimSpace(r.RA), 64)
 	dec, err2 := strconv.ParseFloat(strings.TrimSpace(r.Dec), 64)
 	if err1 != nil || err2 != nil || ra < 0 || ra >= 360 || dec < -90 || dec > 90 || math.IsNaN(ra+dec) {
-		return Object{}, fmt.Errorf("%w: coordinates %q %q", ErrMalformed, r.RA, r.Dec)
+		return [2]float64{}, fmt.Errorf("%w: coordinates %q %q", ErrMalformed, r.RA, r.Dec)
 	}
-	o := Object{
-		Query: query, Name: squeeze(r.OName), Type: strings.TrimSpace(r.OType),
-		RADeg: ra, DecDeg: dec, RASex: raSex(ra), DecSex: decSex(dec),
-		Resolver: resolverName(r.Name), Aliases: []string{},
+	return [2]float64{ra, dec}, nil
+}
+
+// resolverRank orders databases by how much their identification is
+// trusted: SIMBAD, then NED, then VizieR (a catalogue match only).
+func resolverRank(name string) int {
+	switch strings.ToLower(name) {
+	case "simbad":
+		return 0
+	case "ned":
+		return 1
+	case "vizier":
+		return 2
 	}
-	if o.Name == "" {
-		o.Name = squeeze(query)
-	}
-	if z, err := strconv.ParseFloat(strings.TrimSpace(r.Z), 64); err == nil {
-		o.Redshift = &z
-	}
-	if v, err := strconv.ParseFloat(strings.TrimSpace(r.Vel.V), 64); err == nil {
-		o.VelocityKmS = &v
-	}
-	seen := map[string]bool{o.Name: true}
-	for _, a := range r.Aliases {
-		a = squeeze(a)
-		if a != "" && !seen[a] {
-			seen[a] = true
-			o.Aliases = append(o.Aliases, a)
-		}
-	}
-	return o, nil
+	return 3
 }
 
 // squeeze collapses runs of whitespace (Sesame pads catalogue numbers:

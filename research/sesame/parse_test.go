@@ -82,3 +82,55 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestParseMergesResolvers: VizieR listed first must not win; SIMBAD
+// leads (name, type, position and its reference, aliases) and NED fills
+// what SIMBAD lacks (velocity, morphology).
+func TestParseMergesResolvers(t *testing.T) {
+	o, err := Parse("NGC 4258", fixture(t, "ngc4258_all.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ what, got, want string }{
+		{"name", o.Name, "M 106"},
+		{"type", o.Type, "LIN"},
+		{"resolver", o.Resolver, "Simbad"},
+		{"ra text", o.RADegText, "184.74008"},
+		{"dec text", o.DecDegText, "47.30372"},
+		{"ra sex", o.RASex, "12:18:57.62"},
+		{"dec sex", o.DecSex, "+47:18:13.4"},
+		{"position ref", o.PositionRef, "2006AJ....131.1163S"},
+		{"morphology", o.Morphology, "SAB(s)bc"},
+		{"resolvers", strings.Join(o.Resolvers, ","), "Simbad,NED,VizieR"},
+		{"redshift source", o.Sources["redshift"], "Simbad"},
+		{"velocity source", o.Sources["velocity_kms"], "NED"},
+	} {
+		if c.got != c.want {
+			t.Errorf("%s = %q, want %q", c.what, c.got, c.want)
+		}
+	}
+	if o.RADeg != 184.74008 || o.DecDeg != 47.30372 {
+		t.Errorf("position %v %v", o.RADeg, o.DecDeg)
+	}
+	if o.Redshift == nil || *o.Redshift != 0.001541 || o.VelocityKmS == nil || *o.VelocityKmS != 448 {
+		t.Errorf("z %v v %v", o.Redshift, o.VelocityKmS)
+	}
+	aliases := strings.Join(o.Aliases, "|")
+	if !strings.HasPrefix(aliases, "NGC 4258|UGC 7353|PGC 39600|") || strings.Contains(aliases, "{") || !strings.Contains(aliases, "MESSIER 106") {
+		t.Errorf("aliases %q", aliases)
+	}
+}
+
+// TestParseVizieROnly: a catalogue match alone still resolves, braces
+// removed and the padded degrees shown with their real precision.
+func TestParseVizieROnly(t *testing.T) {
+	body := `<Sesame><Target><Resolver name="S=Simbad"><INFO>*** Nothing found ***</INFO></Resolver>` +
+		`<Resolver name="V=VizieR (CDS)"><jpos>12:18:55.2 +47:18:00</jpos><jradeg>184.730000</jradeg><jdedeg>+47.300000</jdedeg><oname>{NGC} 4258</oname></Resolver></Target></Sesame>`
+	o, err := Parse("ngc4258", []byte(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Name != "NGC 4258" || o.RADegText != "184.73" || o.DecDegText != "47.3" || o.Resolver != "VizieR" || o.Type != "" || o.Redshift != nil {
+		t.Fatalf("%+v", o)
+	}
+}

@@ -52,7 +52,14 @@ func Describe(o sesame.Object) string {
 	if o.Type != "" {
 		fmt.Fprintf(&b, " (type %s)", o.Type)
 	}
-	fmt.Fprintf(&b, "\nRA  %s = %.6f deg\nDec %s = %.6f deg (ICRS, J2000)\n", o.RASex, o.RADeg, o.DecSex, o.DecDeg)
+	fmt.Fprintf(&b, "\nRA  %s = %s deg\nDec %s = %s deg (ICRS, J2000)", o.RASex, degrees(o.RADegText, o.RADeg), o.DecSex, degrees(o.DecDegText, o.DecDeg))
+	if o.PositionRef != "" {
+		fmt.Fprintf(&b, ", position from %s", o.PositionRef)
+	}
+	b.WriteString("\n")
+	if o.Morphology != "" {
+		fmt.Fprintf(&b, "Morphology %s\n", o.Morphology)
+	}
 	if o.Redshift != nil {
 		fmt.Fprintf(&b, "Redshift z = %g\n", *o.Redshift)
 	}
@@ -62,6 +69,19 @@ func Describe(o sesame.Object) string {
 	if len(o.Aliases) > 0 {
 		fmt.Fprintf(&b, "Aliases: %s\n", strings.Join(o.Aliases, "; "))
 	}
-	fmt.Fprintf(&b, "Resolved by %s via CDS Sesame.", o.Resolver)
+	resolvers := strings.Join(o.Resolvers, ", ")
+	if resolvers == "" {
+		resolvers = o.Resolver
+	}
+	fmt.Fprintf(&b, "Known to %s via CDS Sesame (identification from %s).", resolvers, o.Resolver)
 	return b.String()
+}
+
+// degrees is a coordinate with the digits its source gave, or six
+// decimals when the source text is unknown.
+func degrees(text string, v float64) string {
+	if text != "" {
+		return text
+	}
+	return fmt.Sprintf("%.6f", v)
 }

@@ -5,6 +5,9 @@
 //   - citations(...) → two citing records of 4637 (Fixtures.Citations);
 //   - references(...) → three cited records (Fixtures.References);
 //   - bibcode:/doi:/identifier: lookups of any record of those lists;
+//   - object:"…" → three records about NGC 4258 (Fixtures ObjectSearch),
+//     or with facet=true its refereed papers per year (ObjectYears);
+//     an object query naming "nothing" finds none;
 //   - anything else → no records;
 //   - a query naming FailingBibcode → ADS's 500, LimitedBibcode → 429
 //     with a spent daily quota;
@@ -28,6 +31,10 @@ var (
 	References []byte
 	//go:embed testdata/lookup_eht.json
 	Lookup []byte
+	//go:embed testdata/object_search.json
+	ObjectSearch []byte
+	//go:embed testdata/object_years.json
+	ObjectYears []byte
 )
 
 // Bibcodes for which the fake fails.
@@ -75,6 +82,12 @@ func NewServer(tb testing.TB, token string) *httptest.Server {
 			w.Header().Set("X-RateLimit-Reset", "1900000000")
 			w.WriteHeader(http.StatusTooManyRequests)
 			w.Write([]byte(`{"error": "Too many requests"}`))
+		case strings.HasPrefix(q, "object:") && strings.Contains(strings.ToLower(q), "nothing"):
+			w.Write([]byte(`{"responseHeader": {"status": 0}, "response": {"numFound": 0, "start": 0, "docs": []}, "facet_counts": {"facet_fields": {"year": []}}}`))
+		case strings.HasPrefix(q, "object:") && r.URL.Query().Get("facet") == "true":
+			w.Write(ObjectYears)
+		case strings.HasPrefix(q, "object:"):
+			w.Write(ObjectSearch)
 		case q == `bibcode:"2019ApJ...875L...1E"`:
 			w.Write(Lookup)
 		case strings.HasPrefix(q, "citations("):

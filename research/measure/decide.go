@@ -1,0 +1,188 @@
+package measure
+
+import (
+	"regexp"
+	"strings"
+)
+
+var (
+	// limitWordRe and approxWordRe are limits and approximations said in words.
+	upperWordRe  = regexp.MustCompile(`(?i)(?:less than|lower than|smaller than|fainter than|shorter than|fewer than|at most|up to|upper limit (?:of|on [^,;]{0,40}? of)|maximum of|no more than|below)\s*$`)
+	lowerWordRe  = regexp.MustCompile(`(?i)(?:greater than|more than|larger than|higher than|at least|lower limit (?:of|on [^,;]{0,40}? of)|minimum of|in excess of|exceeding|exceeds|exceeded|exceed|above)\s*$`)
+	approxWordRe = regexp.MustCompile(`(?i)(?:approximately|about|roughly|around|of order|nearly|some)\s*$`)
+	// introRe: words that introduce a value ("a mass of", "is", "was").
+	introRe = regexp.MustCompile(`(?i)(?:\bof|\bis|\bwas|\bare|\bwere|\bbe|\bbeing|\bgives|\bgive|\byields|\byield|\bfind|\bfinds|\bfound|\bmeasure|\bmeasured|\bobtain|\bobtained|\bestimate|\bderive|\binfer|\breaches|\breach|\bhas|\bhave|\badopt|\bassume|\bas|\bwith|(?:moves|moving|travels|expands|expanding|rotates|rotating|orbits|orbiting)\s+at|:)\s*$`)
+	// referenceRe: a number that names part of a paper, not a value.
+	referenceRe = regexp.MustCompile(`(?i)(?:section|sect\.|sec\.|§|fig\.|figs\.|figure|figures|table|tables|tab\.|eq\.|eqs\.|equation|equations|appendix|chapter|paper|step|version|v|dr|no\.|ref\.|panel|row|column|model|run|case)\s*\(?\s*$`)
+	symbolCutRe = regexp.MustCompile(`(?i).*(?:,|;|\bof\b|\bis\b|\bwith\b|\band\b|\bthat\b|\bthe\b|\ba\b|\bfind\b|\bwe\b|\bgives\b|\bat\b|\bhas\b|\bspans\b|\bwhere\b|\bobtain\b|\bmeasure\b|\bderive\b|\badopt\b)`)
+)
+
+// decide classifies the value from the words before it (bound, symbol,
+// keyword) and its unit, fills Quantity, Unit and Bound, converts the
+// unit, and reports whether it is a reported value at all.
+func (sc *scanner) decide(m *Measurement, before, symRange string, hasErr, logForm bool, cu canonicalUnit, unitOK bool) bool {
+	b := strings.TrimRight(before, " (")
+	if referenceRe.MatchString(b) {
+		return false
+	}
+	bound, eq, rest := boundBefore(b)
+	if m.Bound == "" {
+		m.Bound = bound
+	}
+	sym := ""
+	if eq || bound != "" {
+		sym = symbolText(rest)
+	}
+	if symRange != "" {
+		sym = symRange
+	}
+	sq, hasSym := symbolOf(sym)
+	intro := introRe.MatchString(b) || eq || bound != "" || m.Bound == "range" && rangeIntroRe.MatchString(b)
+	switch {
+	case unitOK:
+		if logForm {
+			cu.unit = "log " + cu.unit
+		}
+		m.Unit = cu.unit
+		m.Quantity = pickQuantity(sq, hasSym, keywordBefore(before), cu)
+	case hasSym && sq.unit != "":
+		m.Quantity, m.Unit = sq.quantity, sq.unit
+	case hasSym && sq.quantity == "H0":
+		m.Quantity, m.Unit = "H0", "km s⁻¹ Mpc⁻¹"
+	case hasSym && (eq || bound != "" || symRange != ""):
+		m.Quantity = sq.quantity
+	case intro && dimensionlessKeyword(before) != "":
+		m.Quantity = dimensionlessKeyword(before)
+	default:
+		return false
+	}
+	if unitOK && !(hasErr || intro) {
+		return false
+	}
+	if m.Quantity == "" && unitDims[m.Unit] == "length" && atRe.MatchString(b) {
+		m.Quantity = "distance" // "the cluster lies at 2.4 kpc"
+	}
+	if cu.pow != 0 && !logForm {
+		scaleAll(m, cu.pow)
+	}
+	unit, p := toCanonical(m.Quantity, m.Unit)
+	if p != 0 {
+		m.Unit = unit
+		scaleAll(m, p)
+	}
+	return true
+}
+
+var (
+	rangeIntroRe = regexp.MustCompile(`(?i)\b(?:between|from|spans?|spanning|range|ranges|ranging|within)$`)
+	atRe         = regexp.MustCompile(`(?i)\bat$`)
+	dimlessKwRe  = regexp.MustCompile(`(?i)\b(redshift|eccentricity|spectral index|optical depth)\s*(?:of|is|was|=|:)?\s*$`)
+)
+
+// dimensionlessKeyword is the dimensionless quantity named right before a
+// value in words ("a redshift of 0.0036").
+func dimensionlessKeyword(before string) string {
+	g := dimlessKwRe.FindStringSubmatch(strings.TrimSpace(before))
+	if g == nil {
+		return ""
+	}
+	switch strings.ToLower(g[1]) {
+	case "redshift":
+		return "redshift"
+	case "eccentricity":
+		return "eccentricity"
+	case "spectral index":
+		return "spectral_index"
+	}
+	return "tau"
+}
+
+func scaleAll(m *Measurement, p int) {
+	m.Value, m.Upper = scaleBy(m.Value, p), scaleBy(m.Upper, p)
+	m.ErrPlus, m.ErrMinus = scaleBy(m.ErrPlus, p), scaleBy(m.ErrMinus, p)
+	m.ErrStat, m.ErrSys = scaleBy(m.ErrStat, p), scaleBy(m.ErrSys, p)
+}
+
+// boundBefore reads the end of the text before a value: a limit or
+// approximation sign or words, and "=". rest is the text before them.
+func boundBefore(b string) (bound string, eq bool, rest string) {
+	rest = strings.TrimSpace(b)
+	for {
+		switch {
+		case strings.HasSuffix(rest, "="):
+			eq = true
+			rest = strings.TrimSpace(strings.TrimSuffix(rest, "="))
+			continue
+		case strings.HasSuffix(rest, "~"):
+			if bound == "" {
+				bound = "~"
+			}
+			rest = strings.TrimSpace(strings.TrimSuffix(rest, "~"))
+			continue
+		case strings.HasSuffix(rest, "<"):
+			bound = "<"
+			rest = strings.TrimSpace(strings.TrimSuffix(rest, "<"))
+			continue
+		case strings.HasSuffix(rest, ">"):
+			bound = ">"
+			rest = strings.TrimSpace(strings.TrimSuffix(rest, ">"))
+			continue
+		}
+		break
+	}
+	if bound == "" {
+		switch {
+		case upperWordRe.MatchString(rest):
+			bound = "<"
+		case lowerWordRe.MatchString(rest):
+			bound = ">"
+		case approxWordRe.MatchString(rest):
+			bound = "~"
+		}
+	}
+	return bound, eq, rest
+}
+
+// symbolText is the symbol just before "=": the text after the last
+// clause word, at most 40 bytes.
+func symbolText(rest string) string {
+	if loc := symbolCutRe.FindStringIndex(rest); loc != nil {
+		rest = rest[loc[1]:]
+	}
+	if len(rest) > 40 {
+		rest = rest[len(rest)-40:]
+	}
+	return strings.TrimSpace(rest)
+}
+
+// dims groups units and quantities so a keyword is trusted only when the
+// unit fits it ("the mass ... at 5 Mpc" is a distance).
+var unitDims = map[string]string{
+	"km s⁻¹ Mpc⁻¹": "H0", "Mpc": "length", "Gpc": "length", "kpc": "length", "pc": "length", "au": "length",
+	"M☉": "mass", "M_J": "mass", "M⊕": "mass", "erg s⁻¹": "power", "L☉": "power", "M☉ yr⁻¹": "rate",
+	"K": "temperature", "keV": "temperature", "Gyr": "time", "Myr": "time", "kyr": "time", "yr": "time", "d": "time", "h": "time",
+	"km s⁻¹": "velocity", "Jy": "flux", "mJy": "flux", "μJy": "flux", "Jy km s⁻¹": "flux", "mJy beam⁻¹": "flux", "erg s⁻¹ cm⁻²": "flux",
+	"cm⁻²": "column", "cm⁻³": "density", "g cm⁻³": "density", "μG": "field", "G": "field", "mG": "field", "nG": "field",
+	"mag": "mag", "dex": "dex", "deg": "angle", "arcsec": "angle", "arcmin": "angle", "mas": "angle",
+}
+
+var quantityDims = map[string]string{
+	"H0": "H0", "distance": "length", "radius": "length", "mass": "mass", "luminosity": "power", "sfr": "rate",
+	"temperature": "temperature", "age": "time", "period": "time", "velocity": "velocity", "velocity_dispersion": "velocity",
+	"flux": "flux", "column_density": "column", "density": "density", "magnetic_field": "field",
+	"magnitude": "mag", "distance_modulus": "mag", "metallicity": "dex", "inclination": "angle",
+}
+
+// pickQuantity names what a value with a unit measures: the symbol's
+// quantity, else the closest keyword, when the unit fits them; else what
+// the unit usually measures.
+func pickQuantity(sq symbolQuantity, hasSym bool, keyword string, cu canonicalUnit) string {
+	dim := unitDims[cu.unit]
+	if hasSym && sq.unit == "" && (dim == "" || quantityDims[sq.quantity] == dim) {
+		return sq.quantity
+	}
+	if keyword != "" && (dim == "" || quantityDims[keyword] == dim) {
+		return keyword
+	}
+	return cu.quantity
+}

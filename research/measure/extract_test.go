@@ -1,0 +1,121 @@
+package measure
+
+import (
+	"math"
+	"os"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+)
+
+func TestSentencesKeepOffsets(t *testing.T) {
+	text := "## 3.2 Distances\n\nWe adopt $D = 7.6$ Mpc (Fig. 4). The mass is $M = 4 \\times 10^7\\,M_\\odot$, see e.g. Smith et al. 2020.\n" +
+		"| Object | $D$ |\n|---|---|\n| NGC 4258 | $7.58 \\pm 0.08$ Mpc |\n\nNo values here."
+	got := Extract(text)
+	if len(got) != 3 {
+		t.Fatalf("got %d values: %+v", len(got), got)
+	}
+	for _, m := range got {
+		if text[m.Start:m.End] != m.Sentence {
+			t.Errorf("sentence %q is not text[%d:%d]", m.Sentence, m.Start, m.End)
+		}
+	}
+	if got[0].Sentence != "We adopt $D = 7.6$ Mpc (Fig. 4)." || !strings.HasPrefix(got[1].Sentence, "The mass is") || got[2].Object != "NGC 4258" {
+		t.Errorf("sentences: %q | %q | object %q", got[0].Sentence, got[1].Sentence, got[2].Object)
+	}
+}
+
+func TestNoValues(t *testing.T) {
+	for _, s := range []string{"", "No numbers at all.", "Section 3.2 and Fig. 4 and Eq. (12) and Table 5.", "NGC 4258, M87 and 3C 273 (Riess et al. 2022)."} {
+		if got := Extract(s); len(got) != 0 {
+			t.Errorf("%q: %+v", s, got)
+		}
+	}
+}
+
+func TestUnitConversionsAreExact(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want float64
+		unit string
+	}{
+		{"The distance is 49.59 kpc.", 0.04959, "Mpc"},
+		{"The distance is 800 pc.", 0.0008, "Mpc"},
+		{"The distance is 2.9 Gpc.", 2900, "Mpc"},
+		{"The age is 250 Myr.", 0.25, "Gyr"},
+		{"The luminosity is 3.2 W.", 3.2e7, "erg s⁻¹"},
+		{"The velocity is 56.2 m s$^{-1}$.", 0.0562, "km s⁻¹"},
+	} {
+		got := Extract(c.in)
+		if len(got) != 1 || got[0].Value != c.want || got[0].Unit != c.unit {
+			t.Errorf("%q: %+v, want %v %s", c.in, got, c.want, c.unit)
+		}
+	}
+}
+
+// paper20 is a synthetic 20-page paper: about 80,000 characters of
+// Markdown mixing the test sentences with prose and tables.
+func paper20(tb testing.TB) string {
+	b, err := os.ReadFile("testdata/tuning.txt")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var sents []string
+	for _, l := range strings.Split(string(b), "\n") {
+		if s, ok := strings.CutPrefix(l, "S: "); ok {
+			sents = append(sents, s)
+		}
+	}
+	var sb strings.Builder
+	for page := 0; sb.Len() < 80_000; page++ {
+		sb.WriteString("## Section " + itoa(page+1) + "\n\n")
+		for i := 0; i < 12; i++ {
+			sb.WriteString(sents[(page*12+i)%len(sents)])
+			sb.WriteString(" The observations were reduced with the standard pipeline and calibrated against the reference stars described above. ")
+			if i%4 == 3 {
+				sb.WriteString("\n\n")
+			}
+		}
+		sb.WriteString("\n\n| Object | $z$ | $D$ (Mpc) |\n|---|---|---|\n| NGC 4258 | 0.0015 | $7.58 \\pm 0.08$ Mpc |\n\n")
+	}
+	return sb.String()
+}
+
+// BenchmarkExtractPaper20 measures one 20-page paper (the target is
+// under 200 ms).
+func BenchmarkExtractPaper20(b *testing.B) {
+	text := paper20(b)
+	b.SetBytes(int64(len(text)))
+	b.ResetTimer()
+	start := time.Now()
+	n := 0
+	for i := 0; i < b.N; i++ {
+		n = len(Extract(text))
+	}
+	per := time.Since(start) / time.Duration(b.N)
+	b.ReportMetric(float64(per.Microseconds())/1000, "ms/paper")
+	b.ReportMetric(float64(n), "values/paper")
+}
+
+func FuzzExtract(f *testing.F) {
+	f.Add("We find $H_0 = 73.04 \\pm 1.04$ km s$^{-1}$ Mpc$^{-1}$.")
+	f.Add("The mass is $(6.5 \\pm 0.7) \\times 10^{9}\\,M_\\odot$ and $0.5 < z < 1.5$.")
+	f.Add("| NGC 4258 | $7.58 \\pm 0.08$ Mpc |\n\nSection 3.2, Fig. 4.")
+	f.Add("$10^{12.3 \\pm 0.1}$ L☉ 49.59 ± 0.09 (stat) ± 0.54 (sys) kpc 800–1200 km s−1")
+	f.Fuzz(func(t *testing.T, text string) {
+		for _, m := range Extract(text) {
+			if m.Start < 0 || m.End > len(text) || m.Start > m.End || text[m.Start:m.End] != m.Sentence {
+				t.Fatalf("bad sentence offsets %d:%d in %q", m.Start, m.End, text)
+			}
+			for _, v := range []float64{m.Value, m.Upper, m.ErrPlus, m.ErrMinus, m.ErrStat, m.ErrSys} {
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					t.Fatalf("non-finite value %+v from %q", m, text)
+				}
+			}
+			if !utf8.ValidString(m.Unit) && utf8.ValidString(text) {
+				t.Fatalf("invalid unit %q", m.Unit)
+			}
+		}
+	})
+}
