@@ -19,6 +19,9 @@ type Chrome struct {
 	// Math loads KaTeX and static/js/math.js, which render the formulas
 	// of rendered Markdown (span.math); set by pages that show answers.
 	Math bool
+	// Triage shows the arXiv triage in the navigation (set when the
+	// server has it).
+	Triage bool
 }
 
 // CurrentUser is the signed-in user as the layout shows them.
@@ -46,10 +49,15 @@ func (c Chrome) Nav() []NavItem {
 		{Key: "research", Label: "Research", Path: "/research"},
 		{Key: "library", Label: "Library", Path: "/library"},
 		{Key: "measurements", Label: "Measurements", Path: "/measurements"},
+	}
+	if c.Triage {
+		items = append(items, NavItem{Key: "triage", Label: "arXiv triage", Path: "/triage"})
+	}
+	items = append(items, []NavItem{
 		{Key: "search", Label: "Search", Path: "/search"},
 		{Key: "audit", Label: "Audit log", Path: "/audit"},
 		{Key: "settings", Label: "Settings", Path: "/settings"},
-	}
+	}...)
 	if c.User.IsAdmin {
 		items = append(items, NavItem{Key: "admin", Label: "Admin", Path: "/admin"})
 	}

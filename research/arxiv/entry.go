@@ -14,6 +14,11 @@ type Result struct {
 	// Entries are the papers on this page, in the API's order; empty (not an
 	// error) when nothing matched or the page is past the end.
 	Entries []Entry
+	// Skipped describes the entries of the page that were left out because
+	// they could not be used (an id that is not an arXiv identifier), one
+	// line each, so that callers can log them; the rest of the
+	// page is kept.
+	Skipped []string
 }
 
 // Entry is one paper as the API describes it. Text fields have their

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 )
 
 // XML namespaces of the arXiv API response.
@@ -98,9 +99,11 @@ func parseFeed(data []byte) (Result, error) {
 			return Result{}, fmt.Errorf("opensearch:%s: %w", n.name, err)
 		}
 	}
-	for _, xe := range f.Entries {
-		if e, ok := convertEntry(xe); ok {
+	for i, xe := range f.Entries {
+		if e, why := convertEntry(xe); why == "" {
 			res.Entries = append(res.Entries, e)
+		} else {
+			res.Skipped = append(res.Skipped, fmt.Sprintf("entry %d (id %s): %s", i+1, strconv.Quote(clip(collapse(xe.ID), 100)), why))
 		}
 	}
 	return res, nil
@@ -177,14 +180,14 @@ func feedInt(s string) (int, error) {
 	return n, nil
 }
 
-// convertEntry turns a decoded entry into an Entry; ok is false when its id
-// is not an arXiv identifier.
-func convertEntry(x xmlEntry) (Entry, bool) {
+// convertEntry turns a decoded entry into an Entry; why says what makes it
+// unusable (its id is not an arXiv identifier), "" when it is fine.
+func convertEntry(x xmlEntry) (e Entry, why string) {
 	id, err := ParseID(x.ID)
 	if err != nil {
-		return Entry{}, false
+		return Entry{}, "the id is not an arXiv identifier"
 	}
-	e := Entry{
+	e = Entry{
 		ID:         id,
 		Title:      collapse(x.Title),
 		Summary:    collapse(x.Summary),
@@ -204,7 +207,18 @@ func convertEntry(x xmlEntry) (Entry, bool) {
 	if e.AbsURL == "" {
 		e.AbsURL = strings.TrimSpace(x.ID)
 	}
-	return e, true
+	return e, ""
+}
+
+// clip shortens s to at most n bytes (on a rune boundary) for messages.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
 }
 
 func convertAuthor(a xmlAuthor) (Author, bool) {

@@ -192,6 +192,10 @@ func TestParseFeedEdgeCases(t *testing.T) {
 				if len(r.Entries) != 1 || r.Entries[0].Title != "Real" {
 					t.Fatalf("entries = %+v", r.Entries)
 				}
+				if len(r.Skipped) != 2 || !strings.Contains(r.Skipped[0], "entry 1") || !strings.Contains(r.Skipped[0], "example.org/x") ||
+					!strings.Contains(r.Skipped[1], "entry 2") {
+					t.Fatalf("skipped = %q, want entries 1 and 2 named", r.Skipped)
+				}
 			},
 		},
 		{

@@ -5,8 +5,13 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 )
+
+// submittedLayout is the API's date format in submittedDate ranges
+// (YYYYMMDDHHMM, GMT).
+const submittedLayout = "200601021504"
 
 // Paging limits for Search.
 const (
@@ -51,6 +56,10 @@ type Query struct {
 	// Category restricts to arXiv categories ("astro-ph.GA"); several,
 	// separated by commas or spaces, mean any of them.
 	Category string
+	// SubmittedFrom and SubmittedTo, when both are set, restrict to papers
+	// whose first version was submitted in [SubmittedFrom, SubmittedTo]
+	// (a submittedDate:[… TO …] clause, minute precision, UTC).
+	SubmittedFrom, SubmittedTo time.Time
 	// Start is the 0-based index of the first result (paging); Max the page
 	// size: 0 means DefaultMax, more than MaxPerPage means MaxPerPage.
 	Start, Max int
@@ -121,6 +130,14 @@ func (q Query) searchQuery() (string, error) {
 	}
 	if cat != "" {
 		clauses = append(clauses, cat)
+	}
+	if !q.SubmittedFrom.IsZero() && !q.SubmittedTo.IsZero() {
+		if q.SubmittedTo.Before(q.SubmittedFrom) {
+			return "", fmt.Errorf("submitted date range ends (%s) before it starts (%s)",
+				q.SubmittedTo.UTC().Format(time.RFC3339), q.SubmittedFrom.UTC().Format(time.RFC3339))
+		}
+		clauses = append(clauses, "submittedDate:["+q.SubmittedFrom.UTC().Format(submittedLayout)+
+			" TO "+q.SubmittedTo.UTC().Format(submittedLayout)+"]")
 	}
 	if len(clauses) == 0 {
 		return "", ErrEmptyQuery

@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestSearchQuery(t *testing.T) {
@@ -30,6 +31,12 @@ func TestSearchQuery(t *testing.T) {
 		{"several authors", Query{Author: "Kormendy; Ho"}, `au:Kormendy AND au:Ho`},
 		{"category", Query{Category: "astro-ph.GA"}, `cat:astro-ph.GA`},
 		{"categories ORed", Query{Category: "astro-ph.GA, astro-ph.CO gr-qc"}, `(cat:astro-ph.GA OR cat:astro-ph.CO OR cat:gr-qc)`},
+		{"submitted day", Query{Category: "astro-ph.GA",
+			SubmittedFrom: time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC), SubmittedTo: time.Date(2026, 11, 30, 23, 59, 0, 0, time.UTC)},
+			`cat:astro-ph.GA AND submittedDate:[202611300000 TO 202611302359]`},
+		{"submitted range in UTC", Query{Category: "astro-ph.CO",
+			SubmittedFrom: time.Date(2026, 11, 30, 1, 0, 0, 0, time.FixedZone("CET", 3600)), SubmittedTo: time.Date(2026, 12, 1, 0, 59, 0, 0, time.FixedZone("CET", 3600))},
+			`cat:astro-ph.CO AND submittedDate:[202611300000 TO 202611302359]`},
 		{"everything ANDed in order",
 			Query{Terms: "bar", Title: "spiral", Author: "Sellwood", Category: "astro-ph.GA"},
 			`all:bar AND ti:spiral AND au:Sellwood AND cat:astro-ph.GA`},
@@ -104,6 +111,8 @@ func TestQueryRejects(t *testing.T) {
 		{"bad sort", Query{Terms: "x", SortBy: "citations"}, "sort field"},
 		{"bad order", Query{Terms: "x", SortOrder: "up"}, "sort order"},
 		{"too long", Query{Terms: strings.Repeat("word ", 500)}, "too long"},
+		{"submitted range backwards", Query{Category: "astro-ph.GA",
+			SubmittedFrom: time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC), SubmittedTo: time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)}, "before it starts"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -147,5 +156,38 @@ func TestCategoryName(t *testing.T) {
 	}
 	if got := CategoryName("math.GT"); got != "" {
 		t.Errorf("CategoryName(math.GT) = %q, want empty", got)
+	}
+}
+
+func TestKnownCategory(t *testing.T) {
+	tests := []struct {
+		term string
+		ok   bool
+	}{
+		{"astro-ph", true}, {"astro-ph.GA", true}, {"astro-ph.CO", true}, {"gr-qc", true},
+		{"physics.space-ph", true}, {"cond-mat.stat-mech", true}, {"q-bio.PE", true}, {"cs.LG", true},
+		{"astro-ph.XX", false}, {"astro-ph.ga", false}, {"astro-ph.GAL", false}, {"foo-ph", false},
+		{"physics.space", false}, {"", false}, {"astro-ph.GA astro-ph.CO", false},
+	}
+	for _, tt := range tests {
+		if got := KnownCategory(tt.term); got != tt.ok {
+			t.Errorf("KnownCategory(%q) = %v, want %v", tt.term, got, tt.ok)
+		}
+	}
+	for _, c := range KnownCategories() {
+		if !ValidCategory(c) {
+			t.Errorf("taxonomy entry %q does not have a category's shape", c)
+		}
+	}
+	for _, c := range AstroCategories() {
+		if !KnownCategory(c) {
+			t.Errorf("astro category %q is not in the taxonomy", c)
+		}
+	}
+	if got := SuggestCategory("astro-ph.ga"); got != "astro-ph.GA" {
+		t.Errorf("SuggestCategory(astro-ph.ga) = %q", got)
+	}
+	if got := SuggestCategory("astro-ph.XX"); got != "" {
+		t.Errorf("SuggestCategory(astro-ph.XX) = %q, want none", got)
 	}
 }

@@ -1,0 +1,140 @@
+package triage
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+	"testing/synctest"
+	"time"
+)
+
+// TestSchedulerRunsByItself runs the scheduler in a synctest bubble: fake
+// time, the arXiv stand-in in-process. It fetches at start, paces requests
+// three seconds apart, wakes on Refresh, and fetches the next day once it
+// has settled — with no cron and no test calling RunOnce.
+func TestSchedulerRunsByItself(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		st := newTestStore(t)
+		fake := &arxivFake{papers: fixturePapers()}
+		var mu sync.Mutex
+		var at []time.Time
+		rec := recordingArxiv{fake: fake, at: func() { mu.Lock(); at = append(at, time.Now()); mu.Unlock() }}
+		// The bubble's clock starts at 2000-01-01 00:00 UTC; the fixture's
+		// day is far later, which only matters for what is found.
+		svc, err := New(st, Options{Arxiv: rec, CatchUpDays: 2, Interval: time.Hour})
+		if err != nil {
+			t.Fatal(err)
+		}
+		user := newUser(t, st, "ana")
+		ctx, cancel := context.WithCancel(context.Background())
+		if _, _, err := svc.SaveSettings(ctx, user, SettingsInput{Categories: []string{"astro-ph.GA", "astro-ph.CO"}}); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan struct{})
+		go func() { svc.Run(ctx); close(done) }()
+		defer func() { cancel(); <-done }()
+
+		// Jan 1 00:00: no day of the window has settled yet (26 h after its end).
+		synctest.Wait()
+		if n := len(fake.requests()); n != 0 {
+			t.Fatalf("%d requests before any day settled", n)
+		}
+		// Jan 1 02:00, at the hourly check: Dec 30 has settled; two
+		// categories, one request each.
+		time.Sleep(2*time.Hour + 10*time.Second) // and room for the paced second request
+		synctest.Wait()
+		reqs := fake.requests()
+		if len(reqs) != 2 || !strings.Contains(reqs[0], "cat:astro-ph.CO AND submittedDate:[199912300000 TO 199912302359]") {
+			t.Fatalf("requests = %q", reqs)
+		}
+		mu.Lock()
+		gap := at[1].Sub(at[0])
+		mu.Unlock()
+		if gap < DefaultPace {
+			t.Fatalf("requests %s apart, want at least %s (arXiv's limit)", gap, DefaultPace)
+		}
+		// Refresh wakes the scheduler at once, but a done day is not fetched again.
+		svc.Refresh(user)
+		synctest.Wait()
+		if n := len(fake.requests()); n != 2 {
+			t.Fatalf("refresh fetched a done day again: %d requests", n)
+		}
+		if svc.LastRun().IsZero() {
+			t.Fatal("no run recorded")
+		}
+		// A day later the next day is due and fetched by the hourly check.
+		time.Sleep(24*time.Hour + 10*time.Second)
+		synctest.Wait()
+		if reqs := fake.requests(); len(reqs) != 4 || !strings.Contains(reqs[3], "cat:astro-ph.GA AND submittedDate:[199912310000") {
+			t.Fatalf("requests after a day = %q", reqs)
+		}
+	})
+}
+
+// recordingArxiv notes when each request is sent.
+type recordingArxiv struct {
+	fake *arxivFake
+	at   func()
+}
+
+func (r recordingArxiv) Search(ctx context.Context, q arxivQuery) (arxivResult, error) {
+	r.at()
+	return r.fake.Search(ctx, q)
+}
+
+// fakeGenerator answers summaries, or fails.
+type fakeGenerator struct {
+	mu    sync.Mutex
+	calls int
+	fail  bool
+}
+
+func (g *fakeGenerator) Generate(_ context.Context, system, user string) (string, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.calls++
+	if g.fail {
+		return "", errors.New("connection refused")
+	}
+	title, _, _ := strings.Cut(strings.TrimPrefix(user, "Title: "), "\n")
+	return "\n\"Summary of " + title + ".\"\nExtra line.", nil
+}
+
+func TestSummariesOncePerPaperInTheBackground(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		st := newTestStore(t)
+		fake := &arxivFake{papers: fixturePapers()}
+		gen := &fakeGenerator{}
+		now := func() time.Time { return time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC) }
+		logs := &logBuffer{}
+		svc, err := New(st, Options{Arxiv: fake, Summarizer: gen, Now: now, Pace: time.Millisecond, CatchUpDays: 2, Settle: -1, Log: logs.logger()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		user := newUser(t, st, "ana")
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		if _, _, err := svc.SaveSettings(ctx, user, SettingsInput{Categories: []string{"astro-ph.CO"}}); err != nil {
+			t.Fatal(err)
+		}
+		go svc.Run(ctx)
+		time.Sleep(time.Second) // the fetches are paced
+		synctest.Wait()
+		d, err := svc.Digest(ctx, user, "2026-11-30")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(d.Items) != 2 || d.Items[0].Summary == "" || !strings.HasPrefix(d.Items[0].Summary, "Summary of ") || strings.Contains(d.Items[0].Summary, "\n") {
+			t.Fatalf("items = %+v\n%s", d.Items, logs)
+		}
+		calls := gen.calls
+		svc.Refresh(user) // ranks again: no paper is summarised twice
+		time.Sleep(time.Second)
+		synctest.Wait()
+		if gen.calls != calls {
+			t.Fatalf("summaries asked again: %d calls, then %d", calls, gen.calls)
+		}
+	})
+}
