@@ -90,13 +90,13 @@ func TestPDFCorpus(t *testing.T) {
 
 // corpusSummary is the corpus against the targets.
 type corpusSummary struct {
-	medianOrder, medianRaw  float64
-	worstGap                float64 // engine order − raw order, the lowest
-	worst                   string
-	medianPrec, medianRec   float64
-	clean, n                int // samples without leaks, of n
-	refsOK, withRefs        int
-	eqKept, eqTotal         int
+	medianOrder, medianRaw float64
+	worstGap               float64 // engine order − raw order, the lowest
+	worst                  string
+	medianPrec, medianRec  float64
+	clean, n               int // samples without leaks, of n
+	refsOK, withRefs       int
+	eqKept, eqTotal        int
 }
 
 func summarize(rows []corpusRow) corpusSummary {
