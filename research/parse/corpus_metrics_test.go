@@ -94,6 +94,7 @@ type corpusScore struct {
 	refsFound, refsAnchored int
 	leaks                   int // running heads, footers, page and line numbers left in the text
 	equations               int // display equations kept as images
+	wrong, missed           []string // headings that are not sections, sections not found
 }
 
 func (s corpusScore) headingPrecision() float64 {
@@ -159,6 +160,8 @@ func scoreMarkdown(f texFacts, t truth, md string, margins []string) corpusScore
 			}
 			if ok {
 				s.rightHeadings++
+			} else {
+				s.wrong = append(s.wrong, l)
 			}
 			inRefs = refsRe.MatchString(strings.Join(w, " "))
 		case inRefs && strings.HasPrefix(l, "- "):
@@ -174,11 +177,17 @@ func scoreMarkdown(f texFacts, t truth, md string, margins []string) corpusScore
 	}
 	found := 0
 	for _, h := range f.headings {
+		hit := false
 		for _, w := range heads {
 			if sameTitle(w, h) {
-				found++
+				hit = true
 				break
 			}
+		}
+		if hit {
+			found++
+		} else {
+			s.missed = append(s.missed, strings.Join(h, " "))
 		}
 	}
 	s.headingRecall = 1

@@ -58,11 +58,15 @@ func scoreCorpus(t *testing.T) []corpusRow {
 		}
 		plain := plainText(t, s.pdf)
 		margins := marginLines(plain)
-		rows = append(rows, corpusRow{s: s, f: f,
+		r := corpusRow{s: s, f: f,
 			engine: scoreMarkdown(f, tr, doc.Markdown, margins),
 			raw:    scorePlain(tr, plainText(t, s.pdf, "-raw"), margins),
 			pdf:    scorePlain(tr, plain, margins),
-		})
+		}
+		if testing.Verbose() {
+			t.Logf("%s: headings that are not sections %q; sections not found %q", s.name, r.engine.wrong, r.engine.missed)
+		}
+		rows = append(rows, r)
 	}
 	return rows
 }
