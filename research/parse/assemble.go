@@ -48,8 +48,8 @@ type assembler struct {
 	titleSize float64 // largest size on the first page
 	paras     []para
 	inRefs    bool
-	roman     bool   // sections are numbered I, II, ... (letters are subsections)
-	number    string // a section number set on a line of its own, waiting for its title
+	roman     bool    // sections are numbered I, II, ... (letters are subsections)
+	number    string  // a section number set on a line of its own, waiting for its title
 	bodyFont  float64 // the body's font size from the fonts (0: unknown)
 	// frontMatter: still between the title and the first numbered or
 	// standard heading (authors, affiliations, dates).

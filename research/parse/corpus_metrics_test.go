@@ -92,8 +92,8 @@ type corpusScore struct {
 	headingRecall           float64
 	titleOK                 bool
 	refsFound, refsAnchored int
-	leaks                   int // running heads, footers, page and line numbers left in the text
-	equations               int // display equations kept as images
+	leaks                   int      // running heads, footers, page and line numbers left in the text
+	equations               int      // display equations kept as images
 	wrong, missed           []string // headings that are not sections, sections not found
 }
 
