@@ -1,7 +1,9 @@
 package parse
 
 import (
+	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 )
 
@@ -139,7 +141,7 @@ func sameTitle(a, b []string) bool {
 
 // scoreMarkdown scores the engine's Markdown beyond quality: headings,
 // title, the reference list, leaks and equations.
-func scoreMarkdown(f texFacts, t truth, md string, margins []string) corpusScore {
+func scoreMarkdown(f texFacts, t truth, md string, margins margins) corpusScore {
 	s := corpusScore{quality: measure(t, md, true)}
 	var heads [][]string
 	inRefs := false
@@ -194,43 +196,101 @@ func scoreMarkdown(f texFacts, t truth, md string, margins []string) corpusScore
 	if len(f.headings) > 0 {
 		s.headingRecall = float64(found) / float64(len(f.headings))
 	}
+	margins.source = " " + strings.Join(t.words, " ") + " "
 	s.leaks = countLeaks(md, margins)
 	return s
 }
 
 // scorePlain scores pdftotext's plain text (no headings, no lists).
-func scorePlain(t truth, txt string, margins []string) corpusScore {
+func scorePlain(t truth, txt string, margins margins) corpusScore {
+	margins.source = " " + strings.Join(t.words, " ") + " "
 	return corpusScore{quality: measure(t, txt, false), leaks: countLeaks(txt, margins)}
 }
 
 var (
-	numbersOnlyRe = regexp.MustCompile(`^[\s0-9]+$`)
-	numberRunRe   = regexp.MustCompile(`(?:^|\s)([0-9]{1,4})(?:\s+[0-9]{1,4}){3,}(?:\s|$)`)
+	numbersOnlyRe = regexp.MustCompile(`^[0-9]{1,4}$`)
+	numberRunRe   = regexp.MustCompile(`(?:^|\s)[0-9]{1,4}(?:\s+[0-9]{1,4}){3,}(?:\s|$)`)
 )
 
-// countLeaks counts what layout should have removed: paragraphs that are
-// only numbers (page numbers, margin line numbers), runs of four or more
-// numbers inside text (line numbers read across), and running heads or
-// footers (margins: digit-folded lines that recur at the top or bottom of
-// the pages) beyond one occurrence (the title page may set it as text).
-func countLeaks(out string, margins []string) int {
+// countLeaks counts what layout should have removed: page numbers (a
+// paragraph that is only the number a page's margin line carries), line
+// numbers (four or more numbers counting up, inside a paragraph or as
+// paragraphs in a row), and running heads or footers (margins:
+// digit-folded lines that recur at the top or bottom of the pages) beyond
+// one occurrence (the title page may set it as text).
+func countLeaks(out string, m margins) int {
+	n, _ := leaks(out, m)
+	return n
+}
+
+// leaks is countLeaks with what it counted.
+func leaks(out string, m margins) (int, []string) {
 	n := 0
+	var what []string
 	text := unescape(out)
+	var run []int // values of number-only paragraphs in a row
+	flush := func() {
+		if rising(run) {
+			n += len(run)
+			what = append(what, fmt.Sprint(run))
+		}
+		run = run[:0]
+	}
+	pageSeen := map[string]bool{}
+	pageLeaks := 0
 	for _, p := range regexp.MustCompile(`\n\s*\n`).Split(text, -1) {
 		p = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(p), "- "))
-		if p != "" && numbersOnlyRe.MatchString(p) {
-			n++
+		if numbersOnlyRe.MatchString(p) {
+			v, _ := strconv.Atoi(p)
+			run = append(run, v)
+			if m.pageNumbers[p] && !pageSeen[p] {
+				pageSeen[p] = true
+				pageLeaks++
+			}
 			continue
 		}
-		n += len(numberRunRe.FindAllString(p, -1))
-	}
-	folded := foldMargin(text)
-	for _, m := range margins {
-		if c := strings.Count(folded, m); c > 1 {
-			n += c - 1
+		flush()
+		for _, r := range numberRunRe.FindAllString(p, -1) {
+			var vs []int
+			for _, f := range strings.Fields(r) {
+				v, _ := strconv.Atoi(f)
+				vs = append(vs, v)
+			}
+			if rising(vs) {
+				n++
+				what = append(what, r)
+			}
 		}
 	}
-	return n
+	flush()
+	// A page number is left when most pages' numbers are: a bare number
+	// now and then is a table cell or an index.
+	if pageLeaks > 0 && pageLeaks*2 > len(m.pageNumbers) {
+		n += pageLeaks
+		what = append(what, fmt.Sprintf("%d page numbers", pageLeaks))
+	}
+	folded := foldMargin(text)
+	for _, k := range m.lines {
+		if c := strings.Count(folded, k) - strings.Count(m.source, k); c > 1 {
+			n += c - 1
+			what = append(what, fmt.Sprintf("%dx%s", c, k))
+		}
+	}
+	return n, what
+}
+
+// rising reports whether vs are four or more numbers counting up in
+// small steps (line numbers), as opposed to a table's column.
+func rising(vs []int) bool {
+	if len(vs) < 4 {
+		return false
+	}
+	for i := 1; i < len(vs); i++ {
+		if d := vs[i] - vs[i-1]; d < 1 || d > 10 {
+			return false
+		}
+	}
+	return true
 }
 
 var foldNonWordRe = regexp.MustCompile(`[^\pL#]+`)
@@ -242,13 +302,21 @@ func foldMargin(s string) string {
 	return " " + strings.TrimSpace(foldNonWordRe.ReplaceAllString(s, " ")) + " "
 }
 
-// marginLines finds a PDF's running heads and footers independently of
-// the engine, from pdftotext's page-by-page text: the first and last
-// lines of the pages that recur (digit-folded) on at least a third of
-// them, with three or more letters.
-func marginLines(pdfText string) []string {
+// margins is what a PDF sets in its page margins, found independently of
+// the engine from pdftotext's page-by-page text.
+type margins struct {
+	lines       []string        // running heads and footers, digit-folded
+	pageNumbers map[string]bool // bare numbers on a page's first or last lines
+	source      string          // the LaTeX source's words: a running head's text may be there too
+}
+
+// marginLines finds a PDF's running heads and footers: the first and last
+// two lines of the pages that recur (digit-folded) on at least a third of
+// them, with three or more letters; and its page numbers.
+func marginLines(pdfText string) margins {
 	pages := strings.Split(pdfText, "\f")
 	count := map[string]int{}
+	m := margins{pageNumbers: map[string]bool{}}
 	for _, p := range pages {
 		var ls []string
 		for _, l := range strings.Split(p, "\n") {
@@ -261,6 +329,9 @@ func marginLines(pdfText string) []string {
 		}
 		seen := map[string]bool{}
 		for _, l := range []string{ls[0], ls[1], ls[len(ls)-2], ls[len(ls)-1]} {
+			if t := strings.TrimSpace(l); numbersOnlyRe.MatchString(t) {
+				m.pageNumbers[t] = true
+			}
 			k := foldMargin(l)
 			if letters := len(regexp.MustCompile(`\pL`).FindAllString(k, -1)); letters >= 3 && !seen[k] {
 				seen[k] = true
@@ -268,11 +339,10 @@ func marginLines(pdfText string) []string {
 			}
 		}
 	}
-	var out []string
 	for k, c := range count {
 		if c >= max(2, len(pages)/3) {
-			out = append(out, k)
+			m.lines = append(m.lines, k)
 		}
 	}
-	return out
+	return m
 }

@@ -64,7 +64,9 @@ func scoreCorpus(t *testing.T) []corpusRow {
 			pdf:    scorePlain(tr, plain, margins),
 		}
 		if testing.Verbose() {
-			t.Logf("%s: headings that are not sections %q; sections not found %q", s.name, r.engine.wrong, r.engine.missed)
+			margins.source = " " + strings.Join(tr.words, " ") + " "
+			_, leaked := leaks(doc.Markdown, margins)
+			t.Logf("%s: headings that are not sections %q; sections not found %q; leaks %q", s.name, r.engine.wrong, r.engine.missed, leaked)
 		}
 		rows = append(rows, r)
 	}

@@ -1,6 +1,7 @@
 package parse
 
 import (
+	"fmt"
 	"math"
 	"regexp"
 	"sort"
@@ -54,14 +55,16 @@ func inMargin(p page, b block) bool {
 }
 
 // dropMargins removes running headers and footers — margin blocks whose
-// text (digits folded) recurs on several pages — and bare page numbers.
+// text (digits folded) recurs on several pages — bare page numbers, and
+// short blocks anywhere on the page that recur at the same height on
+// several pages (a footer set above the margin band, a watermark).
 func dropMargins(pages []page) {
 	count := map[string]int{}
 	for _, p := range pages {
 		seen := map[string]bool{}
 		for _, b := range p.blocks {
-			if inMargin(p, b) {
-				if k := marginKey(b); !seen[k] {
+			for _, k := range repeatKeys(p, b) {
+				if !seen[k] {
 					seen[k] = true
 					count[k]++
 				}
@@ -73,16 +76,35 @@ func dropMargins(pages []page) {
 		p := &pages[i]
 		kept := p.blocks[:0]
 		for _, b := range p.blocks {
+			drop := false
+			for _, k := range repeatKeys(*p, b) {
+				drop = drop || count[k] >= need
+			}
 			if inMargin(*p, b) {
 				k := marginKey(b)
-				if count[k] >= need || pageNumberRe.MatchString(strings.TrimSpace(k)) || pageNumberRe.MatchString(blockText(b)) {
-					continue
-				}
+				drop = drop || pageNumberRe.MatchString(strings.TrimSpace(k)) || pageNumberRe.MatchString(blockText(b))
 			}
-			kept = append(kept, b)
+			if !drop {
+				kept = append(kept, b)
+			}
 		}
 		p.blocks = kept
 	}
+}
+
+// repeatKeys are the keys under which a block is looked for on other
+// pages: its text anywhere in the margin bands, and a short block's text
+// at its height.
+func repeatKeys(p page, b block) []string {
+	var ks []string
+	k := marginKey(b)
+	if inMargin(p, b) {
+		ks = append(ks, "m:"+k)
+	}
+	if len(strings.Fields(k)) <= 20 && hasLetter(k) {
+		ks = append(ks, fmt.Sprintf("y%.0f:%s", b.y0/4, k))
+	}
+	return ks
 }
 
 func blockText(b block) string {

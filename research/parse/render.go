@@ -12,6 +12,7 @@ import (
 func layoutMarkdown(pages []page) string {
 	dropMargins(pages)
 	a := &assembler{body: bodySize(pages), bodyFont: fontBody(pages), frontMatter: true}
+	dropLineNumbers(pages, a.body)
 	if len(pages) > 0 {
 		for _, b := range pages[0].blocks {
 			for _, l := range b.lines {
