@@ -47,8 +47,12 @@ type assembler struct {
 	titleSize float64 // largest size on the first page
 	paras     []para
 	inRefs    bool
-	roman     bool   // sections are numbered I, II, ... (letters are subsections)
-	number    string // a section number set on a line of its own, waiting for its title
+	roman     bool    // sections are numbered I, II, ... (letters are subsections)
+	number    string  // a section number set on a line of its own, waiting for its title
+	bodyFont  float64 // the body's font size from the fonts (0: unknown)
+	// frontMatter: still between the title and the first numbered or
+	// standard heading (authors, affiliations, dates).
+	frontMatter bool
 }
 
 // addBlock appends a block's lines, splitting paragraphs at indents,
@@ -179,9 +183,15 @@ func (a *assembler) tryHeading(l line, txt string, b block, i int, right float64
 	if !alone && !isCaps(txt) {
 		return false, 0
 	}
+	m0 := numberedRe.FindStringSubmatch(txt)
+	numbered := m0 != nil && startsUpper(m0[3]) || appendixRe.MatchString(txt)
+	isTitle := firstPage && l.size >= 1.4*B && l.size >= a.titleSize-0.5 && !a.hasTitle()
+	if !isTitle && a.notHeading(l, txt, numbered, firstPage) {
+		return false, 0
+	}
 	level := 0
-	switch m := numberedRe.FindStringSubmatch(txt); {
-	case firstPage && l.size >= 1.4*B && l.size >= a.titleSize-0.5 && !a.hasTitle():
+	switch m := m0; {
+	case isTitle:
 		level = 1
 	case appendixRe.MatchString(txt):
 		level = 2
@@ -208,6 +218,9 @@ func (a *assembler) tryHeading(l line, txt string, b block, i int, right float64
 		title = m[3]
 	}
 	a.inRefs = refsRe.MatchString(strings.TrimSpace(title))
+	if level > 1 && (numbered || standardHeadingRe.MatchString(strings.TrimSpace(title))) {
+		a.frontMatter = false
+	}
 	a.paras = append(a.paras, para{kind: kindHeading, level: level, lines: []string{txt}})
 	return true, len(lines) - 1
 }

@@ -24,6 +24,13 @@ type (
 		box
 		words []word
 		size  float64 // font size estimate: median word height
+		// From the fonts (pdftohtml), when styled: the main font size and
+		// whether most characters are bold, italic or monospaced, and the
+		// share set in math fonts.
+		styled             bool
+		fontSize           float64
+		bold, italic, mono bool
+		mathShare          float64
 	}
 	block struct {
 		box
@@ -32,6 +39,7 @@ type (
 	page struct {
 		width, height float64
 		blocks        []block
+		runs          []fontRun // the page's text runs with their fonts (none when unknown)
 	}
 )
 

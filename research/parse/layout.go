@@ -1,6 +1,7 @@
 package parse
 
 import (
+	"fmt"
 	"math"
 	"regexp"
 	"sort"
@@ -54,14 +55,16 @@ func inMargin(p page, b block) bool {
 }
 
 // dropMargins removes running headers and footers — margin blocks whose
-// text (digits folded) recurs on several pages — and bare page numbers.
+// text (digits folded) recurs on several pages — bare page numbers, and
+// short blocks anywhere on the page that recur at the same height on
+// several pages (a footer set above the margin band, a watermark).
 func dropMargins(pages []page) {
 	count := map[string]int{}
 	for _, p := range pages {
 		seen := map[string]bool{}
 		for _, b := range p.blocks {
-			if inMargin(p, b) {
-				if k := marginKey(b); !seen[k] {
+			for _, k := range repeatKeys(p, b) {
+				if !seen[k] {
 					seen[k] = true
 					count[k]++
 				}
@@ -73,16 +76,35 @@ func dropMargins(pages []page) {
 		p := &pages[i]
 		kept := p.blocks[:0]
 		for _, b := range p.blocks {
+			drop := false
+			for _, k := range repeatKeys(*p, b) {
+				drop = drop || count[k] >= need
+			}
 			if inMargin(*p, b) {
 				k := marginKey(b)
-				if count[k] >= need || pageNumberRe.MatchString(strings.TrimSpace(k)) || pageNumberRe.MatchString(blockText(b)) {
-					continue
-				}
+				drop = drop || pageNumberRe.MatchString(strings.TrimSpace(k)) || pageNumberRe.MatchString(blockText(b))
 			}
-			kept = append(kept, b)
+			if !drop {
+				kept = append(kept, b)
+			}
 		}
 		p.blocks = kept
 	}
+}
+
+// repeatKeys are the keys under which a block is looked for on other
+// pages: its text anywhere in the margin bands, and a short block's text
+// at its height.
+func repeatKeys(p page, b block) []string {
+	var ks []string
+	k := marginKey(b)
+	if inMargin(p, b) {
+		ks = append(ks, "m:"+k)
+	}
+	if len(strings.Fields(k)) <= 20 && hasLetter(k) {
+		ks = append(ks, fmt.Sprintf("y%.0f:%s", b.y0/4, k))
+	}
+	return ks
 }
 
 func blockText(b block) string {
@@ -181,10 +203,10 @@ func readingOrder(p page) []block {
 	for i, b := range p.blocks {
 		n := blockChars(b)
 		total += n
-		switch {
-		case b.x1 <= mid+slack:
+		switch leftShare := leftChars(b, mid); {
+		case b.x1 <= mid+slack, leftShare >= 0.97 && b.x0 < mid:
 			side[i], left = -1, left+n
-		case b.x0 >= mid-slack:
+		case b.x0 >= mid-slack, leftShare <= 0.03 && b.x1 > mid:
 			side[i], right = 1, right+n
 		}
 	}
@@ -238,18 +260,37 @@ func readingOrder(p page) []block {
 	return out
 }
 
+// leftChars is the share of a block's characters in words centred left
+// of mid (a column block may have a word that overhangs the gutter).
+func leftChars(b block, mid float64) float64 {
+	var l, n int
+	for _, ln := range b.lines {
+		for _, w := range ln.words {
+			n += len(w.text)
+			if (w.x0+w.x1)/2 < mid {
+				l += len(w.text)
+			}
+		}
+	}
+	if n == 0 {
+		return 0.5
+	}
+	return float64(l) / float64(n)
+}
+
 // splitGutter splits blocks whose lines poppler ran across the column
 // gap (narrow gutters, a reference list beside text) into a left and a
 // right block at the page's middle. A block is split only when some line
 // has a wide gap between words right at the middle.
 func splitGutter(p *page, body float64) {
 	mid := p.width / 2
-	if mid <= 0 || !twoColumns(*p) {
+	if mid <= 0 {
 		return
 	}
+	two := twoColumns(*p)
 	var out []block
 	for _, b := range p.blocks {
-		if !(b.x0 < mid && b.x1 > mid) || !crossesGutter(b, mid, body) {
+		if !(b.x0 < mid && b.x1 > mid) || !(two && crossesGutter(b, mid, body) || mostlyGutter(b, mid, body)) {
 			out = append(out, b)
 			continue
 		}
@@ -282,6 +323,45 @@ func splitGutter(p *page, body float64) {
 		}
 	}
 	p.blocks = out
+}
+
+// mostlyGutter reports whether a block is two columns poppler read as
+// one: at least three of its lines have words on both sides of the page's
+// middle, and nearly all of those have a column gap there; or its lines
+// each keep to one side, some left and some right — the evidence is in
+// the block, whatever the rest of the page looks like.
+func mostlyGutter(b block, mid, body float64) bool {
+	var straddle, gap, leftOnly, rightOnly int
+	for _, l := range b.lines {
+		left, right := false, false
+		for _, w := range l.words {
+			if (w.x0+w.x1)/2 < mid {
+				left = true
+			} else {
+				right = true
+			}
+		}
+		if !left || !right {
+			if left && l.x1 <= mid+2 {
+				leftOnly++
+			} else if right && l.x0 >= mid-2 {
+				rightOnly++
+			}
+			continue
+		}
+		straddle++
+		for i := 1; i < len(l.words); i++ {
+			a, c := l.words[i-1], l.words[i]
+			if a.x1 <= mid+2 && c.x0 >= mid-2 && c.x0-a.x1 > 0.8*body {
+				gap++
+				break
+			}
+		}
+	}
+	if straddle == gap && leftOnly >= 2 && rightOnly >= 2 {
+		return true // the columns' lines interleaved in one block
+	}
+	return gap >= 3 && gap*10 >= straddle*9
 }
 
 func crossesGutter(b block, mid, body float64) bool {

@@ -18,6 +18,10 @@ import (
 type PDFEngine struct {
 	// Pdftotext is the program to run ("pdftotext" on PATH when empty).
 	Pdftotext string
+	// Pdftohtml is poppler's pdftohtml, run beside pdftotext for the
+	// fonts ("pdftohtml" on PATH when empty). Without it the engine works
+	// from positions and sizes alone.
+	Pdftohtml string
 	Limits    Limits
 }
 
@@ -38,9 +42,17 @@ func (e *PDFEngine) Parse(ctx context.Context, in Input, progress Progress) (Doc
 		return Document{}, fmt.Errorf("the PDF is %d MB, over the %d MB limit: %w", st.Size()>>20, lim.MaxFileBytes>>20, ErrLimit)
 	}
 	progress.report("extracting the PDF's text")
+	fonts := make(chan [][]fontRun, 1)
+	go func() { fonts <- e.fonts(ctx, in.PDFPath, lim) }()
 	pages, err := e.extract(ctx, in.PDFPath, lim)
+	runs := <-fonts
 	if err != nil {
 		return Document{}, err
+	}
+	if len(runs) == len(pages) {
+		for i := range pages {
+			pages[i].runs = runs[i]
+		}
 	}
 	progress.report(fmt.Sprintf("reassembling %d pages", len(pages)))
 	md := layoutMarkdown(pages)
@@ -98,6 +110,37 @@ func (e *PDFEngine) extract(ctx context.Context, path string, lim Limits) ([]pag
 		return nil, fmt.Errorf("pdf: %w", rerr)
 	}
 	return pages, nil
+}
+
+// fonts runs pdftohtml -xml for the text runs and their fonts, under
+// the same limits as extract. Nil when it fails: the fonts refine the
+// layout, they are not needed for it.
+func (e *PDFEngine) fonts(ctx context.Context, path string, lim Limits) [][]fontRun {
+	ctx, cancel := context.WithTimeout(ctx, lim.Timeout)
+	defer cancel()
+	bin := e.Pdftohtml
+	if bin == "" {
+		bin = "pdftohtml"
+	}
+	cmd := exec.CommandContext(ctx, bin, "-q", "-xml", "-i", "-stdout", "-fontfullname", "-zoom", "1", "-enc", "UTF-8", "-l", fmt.Sprint(lim.MaxPages+1), "--", path)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil
+	}
+	if err := cmd.Start(); err != nil {
+		return nil
+	}
+	lr := &io.LimitedReader{R: out, N: 2 * lim.MaxTextBytes}
+	runs, rerr := readFontRuns(lr, lim.MaxPages)
+	if rerr != nil || lr.N <= 0 {
+		_ = cmd.Process.Kill()
+	} else {
+		_, _ = io.Copy(io.Discard, out)
+	}
+	if werr := cmd.Wait(); werr != nil || rerr != nil || lr.N <= 0 {
+		return nil
+	}
+	return runs
 }
 
 // limitedBuffer keeps the first max bytes written to it.

@@ -26,7 +26,12 @@ var samples = []sample{
 	{"revtex apssamp", texdoc + "revtex/sample/aps/apssamp.pdf", texdoc + "revtex/sample/aps/apssamp.tex.gz", true},
 }
 
+// readGz reads a LaTeX source, gunzipping it when its name ends in .gz.
 func readGz(path string) (string, error) {
+	if !strings.HasSuffix(path, ".gz") {
+		b, err := os.ReadFile(path)
+		return string(b), err
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return "", err
@@ -70,7 +75,7 @@ func loadTruth(path string) (truth, error) {
 	if i := strings.Index(src, `\begin{document}`); i >= 0 {
 		src = src[i:]
 	}
-	if i := strings.Index(src, `\end{document}`); i >= 0 {
+	if i := strings.LastIndex(src, `\end{document}`); i >= 0 {
 		src = src[:i]
 	}
 	src = texCommentRe.ReplaceAllString(src, "$1")

@@ -11,7 +11,8 @@ import (
 // layoutMarkdown reassembles decoded pages into Markdown.
 func layoutMarkdown(pages []page) string {
 	dropMargins(pages)
-	a := &assembler{body: bodySize(pages)}
+	a := &assembler{body: bodySize(pages), bodyFont: fontBody(pages), frontMatter: true}
+	dropLineNumbers(pages, a.body)
 	if len(pages) > 0 {
 		for _, b := range pages[0].blocks {
 			for _, l := range b.lines {
@@ -23,8 +24,11 @@ func layoutMarkdown(pages []page) string {
 		splitGutter(&pages[i], a.body)
 	}
 	for i, p := range pages {
+		if i > 0 {
+			a.frontMatter = false
+		}
 		for _, b := range mergeSideBySide(readingOrder(p), a.body, p.width/2) {
-			a.addBlock(b, i == 0)
+			a.addBlock(styleBlock(b, p.runs), i == 0)
 		}
 	}
 	demoteRuns(a.paras)
