@@ -87,8 +87,8 @@ func TestNotes(t *testing.T) {
 	res := admin.postForm(base+"/notes", url.Values{"quote": {"The slope is steep."}, "body": {"Compare with **SMC** dust."},
 		"prefix": {"we see (Calzetti 2000). "}, "suffix": {" A footnote"}, "position": {"57"}})
 	expectStatus(t, "note form", res, http.StatusSeeOther)
-	if loc := res.Header.Get("Location"); !strings.HasPrefix(loc, base+"/read#note-") {
-		t.Fatalf("redirect to %q", loc)
+	if loc := res.Header.Get("Location"); loc != base+"/read#sec-1-introduction" {
+		t.Fatalf("redirect to %q, want the section of the quoted passage", loc)
 	}
 	expectStatus(t, "empty note", admin.postForm(base+"/notes", url.Values{"body": {"  "}}), http.StatusUnprocessableEntity)
 

@@ -1,0 +1,31 @@
+package views
+
+import "testing"
+
+func TestQuoteAnchor(t *testing.T) {
+	md := "# Paper\n\nAbstract text before any section.\n\n## 1 Introduction\n\nDust shapes what we see ([Calzetti 2000](#ref-1)).\n" +
+		"The slope $\\beta$ is\nsteep.\n\n## 2 Method\n\nWe fit *the* slope again.\n\n| Name | z |\n| --- | --- |\n| GN-z11 | 10.6 |\n\n" +
+		"## 3 Results\n\nThe slope is steep.\n\n- one item\n- second item ends here\n\n## 4 Summary\n\nDust shapes what we see, again.\n"
+	for _, tc := range []struct {
+		name, quote, prefix, want string
+	}{
+		{"plain", "Dust shapes what we see", "", "sec-1-introduction"},
+		{"across a link", "we see (Calzetti 2000). The", "", "sec-1-introduction"},
+		{"formula skipped, lines joined", "The slope is steep.", "", "sec-1-introduction"},
+		{"emphasis", "We fit the slope", "", "sec-2-method"},
+		{"table cell", "GN-z11", "", "sec-2-method"},
+		{"repeated: the prefix decides", "The slope is steep.", "GN-z11 10.6 3 Results ", "sec-3-results"},
+		{"across blocks", "ends here 4 Summary Dust", "", "sec-3-results"},
+		{"whitespace collapsed", "  Dust   shapes\nwhat we see,  again ", "", "sec-4-summary"},
+		{"first words of a longer quote", "We fit the slope again. and then words that the text does not have", "", "sec-2-method"},
+		{"before the first section", "Abstract text before", "", "sec-paper"},
+		{"absent", "no such words in this paper", "", ""},
+		{"empty", "   ", "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := QuoteAnchor(md, tc.quote, tc.prefix); got != tc.want {
+				t.Errorf("QuoteAnchor(%q) = %q, want %q", tc.quote, got, tc.want)
+			}
+		})
+	}
+}
