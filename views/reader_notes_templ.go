@@ -290,14 +290,14 @@ func ReaderNotesBody(n ReaderNotes) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 26, "<label for=\"note-quote\">Quote (optional)</label> <textarea id=\"note-quote\" name=\"quote\" rows=\"2\" maxlength=\"2000\">")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 26, "<label for=\"note-quote\">Quote (optional)</label><p class=\"help\" id=\"note-quote-help\">Words copied from the text tie the note to that passage.</p><textarea id=\"note-quote\" name=\"quote\" rows=\"2\" maxlength=\"2000\" aria-describedby=\"note-quote-help\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var17 string
 		templ_7745c5c3_Var17, templ_7745c5c3_Err = templ.JoinStringErrs(n.Form.Quote)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/reader_notes.templ`, Line: 60, Col: 82}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/reader_notes.templ`, Line: 61, Col: 117}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var17))
 		if templ_7745c5c3_Err != nil {
@@ -310,7 +310,7 @@ func ReaderNotesBody(n ReaderNotes) templ.Component {
 		var templ_7745c5c3_Var18 string
 		templ_7745c5c3_Var18, templ_7745c5c3_Err = templ.JoinStringErrs(n.Form.Body)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/reader_notes.templ`, Line: 62, Col: 80}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/reader_notes.templ`, Line: 63, Col: 80}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var18))
 		if templ_7745c5c3_Err != nil {
@@ -355,7 +355,7 @@ func ReaderNotesSwap(n ReaderNotes) templ.Component {
 		var templ_7745c5c3_Var20 string
 		templ_7745c5c3_Var20, templ_7745c5c3_Err = templ.JoinStringErrs(n.Status)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/reader_notes.templ`, Line: 73, Col: 59}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/reader_notes.templ`, Line: 74, Col: 59}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var20))
 		if templ_7745c5c3_Err != nil {
@@ -398,7 +398,7 @@ func selectionBar(paper PaperRow) templ.Component {
 		var templ_7745c5c3_Var22 string
 		templ_7745c5c3_Var22, templ_7745c5c3_Err = templruntime.NewAttributeExpression(templ.SafeURL(paper.URL("/notes"))).ResolveURL(ctx)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/reader_notes.templ`, Line: 86, Col: 46}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/reader_notes.templ`, Line: 87, Col: 46}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var22)
 		if templ_7745c5c3_Err != nil {
@@ -411,13 +411,13 @@ func selectionBar(paper PaperRow) templ.Component {
 		var templ_7745c5c3_Var23 string
 		templ_7745c5c3_Var23, templ_7745c5c3_Err = templruntime.NewAttributeExpression(paper.URL("/notes")).Resolve(ctx)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/reader_notes.templ`, Line: 87, Col: 32}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/reader_notes.templ`, Line: 88, Col: 32}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var23)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 33, "\" hx-target=\"#notes-body\" hx-swap=\"outerHTML\" id=\"selection-actions\" class=\"selection-bar\" aria-label=\"Selected passage\" data-testid=\"selection-actions\" hidden><input type=\"hidden\" name=\"quote\" id=\"selection-quote\" value=\"\"> <input type=\"hidden\" name=\"prefix\" id=\"selection-prefix\" value=\"\"> <input type=\"hidden\" name=\"suffix\" id=\"selection-suffix\" value=\"\"> <input type=\"hidden\" name=\"position\" id=\"selection-position\" value=\"-1\"> <input type=\"hidden\" name=\"kind\" id=\"selection-kind\" value=\"highlight\"><div class=\"selection-buttons\"><button type=\"submit\" id=\"highlight-button\" data-testid=\"highlight-button\">Highlight</button> <button type=\"button\" id=\"note-button\" data-testid=\"note-button\" aria-expanded=\"false\" aria-controls=\"selection-note\">Note…</button></div><div id=\"selection-note\" class=\"selection-note\" hidden><label for=\"selection-body\">Note on the selected passage</label> <textarea id=\"selection-body\" name=\"body\" rows=\"3\" maxlength=\"10000\"></textarea><div class=\"selection-buttons\"><button type=\"submit\" id=\"selection-save\" data-testid=\"selection-save\">Save note</button> <button type=\"button\" id=\"selection-cancel\" class=\"secondary\">Cancel</button></div></div></form></div>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 33, "\" hx-target=\"#notes-body\" hx-swap=\"outerHTML\" id=\"selection-actions\" class=\"selection-bar\" aria-label=\"Selected passage\" data-testid=\"selection-actions\" hidden><input type=\"hidden\" name=\"quote\" id=\"selection-quote\" value=\"\"> <input type=\"hidden\" name=\"prefix\" id=\"selection-prefix\" value=\"\"> <input type=\"hidden\" name=\"suffix\" id=\"selection-suffix\" value=\"\"> <input type=\"hidden\" name=\"position\" id=\"selection-position\" value=\"-1\"> <input type=\"hidden\" name=\"kind\" id=\"selection-kind\" value=\"highlight\"><div class=\"selection-buttons\" id=\"selection-buttons\"><button type=\"submit\" id=\"highlight-button\" data-testid=\"highlight-button\">Highlight</button> <button type=\"button\" id=\"note-button\" data-testid=\"note-button\" aria-expanded=\"false\" aria-controls=\"selection-note\">Note…</button></div><div id=\"selection-note\" class=\"selection-note\" hidden><p class=\"selection-quote\" id=\"selection-preview\" data-testid=\"selection-preview\"></p><label for=\"selection-body\">Note on the selected passage</label> <textarea id=\"selection-body\" name=\"body\" rows=\"3\" maxlength=\"10000\"></textarea><div class=\"selection-buttons\"><button type=\"submit\" id=\"selection-save\" data-testid=\"selection-save\">Save note</button> <button type=\"button\" id=\"selection-cancel\" class=\"secondary\">Cancel</button></div></div></form></div>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -156,10 +156,13 @@
 
   function say(msg) { if (status) status.textContent = msg; }
 
+  var buttons = document.getElementById("selection-buttons");
+  var preview = document.getElementById("selection-preview");
   function closeBar() {
     current = null;
     actions.hidden = true;
     noteBox.hidden = true;
+    buttons.hidden = false;
     noteButton.setAttribute("aria-expanded", "false");
     field("body").value = "";
   }
@@ -201,7 +204,9 @@
   });
   noteButton.addEventListener("click", function (e) {
     if (!needSelection(e)) return;
+    preview.textContent = "\u201c" + (current.quote.length > 140 ? current.quote.slice(0, 140) + "\u2026" : current.quote) + "\u201d";
     noteBox.hidden = false;
+    buttons.hidden = true;
     noteButton.setAttribute("aria-expanded", "true");
     field("body").focus({ preventScroll: true });
   });
