@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 )
 
@@ -154,6 +156,20 @@ func TestBrowserReaderNotesKeepPlace(t *testing.T) {
 	do(t, ctx, chromedp.Click(chromedp.CSS(`#selection-save`)))
 	waitUntil(t, ctx, "the phone note marked", `[...document.querySelectorAll('#reader-text mark.highlight')].some(m => m.textContent === `+strconv.Quote(quote3)+`)`)
 	checkSamePlace(t, ctx, "after a note on a phone", before)
+
+	// Dark mode has its own colours for the marks and the panels.
+	do(t, ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}}})
+		return err
+	}))
+	r.load(t, "", true)
+	waitUntil(t, ctx, "the marks in dark mode", `document.querySelectorAll('#reader-text mark.highlight').length === 2`)
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(document.querySelector('#reader-text mark.highlight').scrollIntoView({block: "center"}), true)`)); err != nil {
+		t.Fatal(err)
+	}
+	r.screenshot(t, "390-js-dark")
+	checkA11yWCAG22(t, ctx, "reader with notes in dark mode at 390 px")
 	if bad := r.console.problems(); len(bad) > 0 {
 		t.Errorf("console problems: %v", bad)
 	}
