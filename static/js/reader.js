@@ -184,7 +184,14 @@
     say("");
     actions.hidden = false;
   }
-  document.addEventListener("selectionchange", update);
+  // selectionchange (a phone's long press, the keyboard) fires on every
+  // step of a drag; reading the whole text each time would be slow on a
+  // long paper, so it waits for the selection to settle.
+  var settle = 0;
+  document.addEventListener("selectionchange", function () {
+    clearTimeout(settle);
+    settle = setTimeout(update, 150);
+  });
   article.addEventListener("mouseup", update);
   article.addEventListener("keyup", update);
 
