@@ -337,8 +337,9 @@ func TestBrowserReaderLayout(t *testing.T) {
 
 // TestBrowserReaderWithoutJavaScript: the same layout without scripts —
 // both panels open (beside the text at 1280 px, stacked above it at 390),
-// no selection buttons or selection hint, which could not work — and the
-// note form's redirects return to the section of the quoted passage.
+// no selection buttons or selection hint, which could not work, every
+// control reached by Tab with a visible focus — and the note form's
+// redirects return to the section of the quoted passage.
 func TestBrowserReaderWithoutJavaScript(t *testing.T) {
 	r := openLongReader(t, "annie", "spectral-classes")
 	r.scripts(t, false)
@@ -350,6 +351,7 @@ func TestBrowserReaderWithoutJavaScript(t *testing.T) {
 		t.Errorf("without JavaScript the selection bar or hint is shown (%v)", err)
 	}
 	r.screenshot(t, "1280-nojs") // (axe needs scripts: the JavaScript runs check the same markup)
+	checkKeyboard(t, r.ctx, "reader without JavaScript")
 
 	// A note on a passage of section 7: back at that section's heading.
 	quote := "Field 7 paragraph 4 sentence 2: the dust in these galaxies"

@@ -54,7 +54,7 @@ func (s *Server) libraryAddNote(c echo.Context) error {
 		return s.renderNotes(c, p, views.NoteForm{}, status)
 	}
 	s.flash(c, "Note saved.")
-	return s.redirect(c, s.passageReturn(c.Request().Context(), p.ID, saved, "note-"+strconv.FormatInt(saved.ID, 10)))
+	return s.redirect(c, s.passageReturn(c, p.ID, saved, "note-"+strconv.FormatInt(saved.ID, 10)))
 }
 
 // libraryDeleteNote is POST /library/{id}/notes/{note}/delete: htmx gets
@@ -86,7 +86,7 @@ func (s *Server) libraryDeleteNote(c echo.Context) error {
 		return s.renderNotes(c, p, views.NoteForm{}, "Note deleted.")
 	}
 	s.flash(c, "Note deleted.")
-	return s.redirect(c, s.passageReturn(ctx, p.ID, gone, "notes-panel"))
+	return s.redirect(c, s.passageReturn(c, p.ID, gone, "notes-panel"))
 }
 
 // userNote is one of the user's notes on the paper; ErrNotFound when the
@@ -112,7 +112,7 @@ func (s *Server) renderNotes(c echo.Context, p store.Paper, form views.NoteForm,
 	if err != nil {
 		return err
 	}
-	v := views.ReaderNotes{Paper: paperRow(s.cfg.BasePath, p), Form: form, Status: status}
+	v := views.ReaderNotes{Paper: paperRow(s.cfg.BasePath, p), Form: form, Status: status, PassageID: formPassage(c)}
 	for _, n := range notes {
 		v.Notes = append(v.Notes, noteRow(n))
 	}
@@ -121,11 +121,12 @@ func (s *Server) renderNotes(c echo.Context, p store.Paper, form views.NoteForm,
 
 // passageReturn is the reader's path with the anchor a page without
 // JavaScript goes back to after a note on n's passage is saved or deleted:
-// the section of the quoted passage, else fallback (an element id).
-func (s *Server) passageReturn(ctx context.Context, paperID int64, n store.PaperNote, fallback string) string {
+// the section of the quoted passage, else fallback (an element id); the
+// cited passage the form sent along stays highlighted (?passage=).
+func (s *Server) passageReturn(c echo.Context, paperID int64, n store.PaperNote, fallback string) string {
 	anchor := fallback
 	if n.Quote != "" {
-		if content, err := s.st.PaperContent(ctx, paperID); err == nil {
+		if content, err := s.st.PaperContent(c.Request().Context(), paperID); err == nil {
 			if id := views.QuoteAnchor(content.Markdown, n.Quote, n.Prefix); id != "" {
 				anchor = id
 			}
@@ -133,5 +134,19 @@ func (s *Server) passageReturn(ctx context.Context, paperID int64, n store.Paper
 			s.log.Warn("reader: paper text for the return anchor", "paper", paperID, "err", err)
 		}
 	}
-	return "/library/" + strconv.FormatInt(paperID, 10) + "/read#" + anchor
+	path := "/library/" + strconv.FormatInt(paperID, 10) + "/read"
+	if id := formPassage(c); id > 0 {
+		path += "?passage=" + strconv.FormatInt(id, 10)
+	}
+	return path + "#" + anchor
+}
+
+// formPassage is the reader's cited passage a note form sent along (0:
+// none or not a passage id).
+func formPassage(c echo.Context) int64 {
+	id, err := strconv.ParseInt(c.FormValue("passage"), 10, 64)
+	if err != nil || id <= 0 {
+		return 0
+	}
+	return id
 }

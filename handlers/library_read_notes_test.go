@@ -60,6 +60,32 @@ func TestNotesReturnToPassage(t *testing.T) {
 	}
 }
 
+// TestNotesKeepCitedPassage: the reader opened at a cited passage
+// (?passage=) comes back with it after a note is saved or deleted, with
+// and without htmx.
+func TestNotesKeepCitedPassage(t *testing.T) {
+	a := newApp(t, nil)
+	c := a.setupAdmin()
+	p := seedParsed(t, a)
+	base := "/library/" + strconv.FormatInt(p.ID, 10)
+	res := c.postForm(base+"/notes", url.Values{"quote": {"GN-z11"}, "passage": {"17"}})
+	expectStatus(t, "save", res, http.StatusSeeOther)
+	if loc := res.Header.Get("Location"); loc != base+"/read?passage=17#sec-2-method" {
+		t.Errorf("saved: redirect to %q", loc)
+	}
+	frag := c.postForm(base+"/notes", url.Values{"body": {"x"}, "passage": {"17"}}, "HX-Request", "true")
+	expectContains(t, "fragment", frag.body, `<input type="hidden" name="passage" value="17">`)
+	notes, _ := a.store.PaperNotes(context.Background(), 1, p.ID)
+	res = c.postForm(base+"/notes/"+strconv.FormatInt(notes[0].ID, 10)+"/delete", url.Values{"passage": {"17"}})
+	if loc := res.Header.Get("Location"); loc != base+"/read?passage=17#sec-2-method" {
+		t.Errorf("deleted: redirect to %q", loc)
+	}
+	res = c.postForm(base+"/notes", url.Values{"body": {"y"}, "passage": {"-3"}})
+	if loc := res.Header.Get("Location"); strings.Contains(loc, "passage=") {
+		t.Errorf("a bad passage id is carried: %q", loc)
+	}
+}
+
 // TestNotesHTMX: with htmx a save, a refusal and a delete answer the notes
 // panel's body (not a page) with the status message out of band; a
 // refusal keeps what was typed and shows why.

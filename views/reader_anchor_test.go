@@ -29,3 +29,27 @@ func TestQuoteAnchor(t *testing.T) {
 		})
 	}
 }
+
+// FuzzQuoteAnchor: any text and quote; the answer is "" or the id of one
+// of the reader's headings.
+func FuzzQuoteAnchor(f *testing.F) {
+	f.Add("# P\n\n## 1 Intro\n\nDust shapes $x$ what.\n", "Dust shapes what", "")
+	f.Add("## A\n\n| a | b |\n|---|---|\n| GN-z11 | $z$ |\n\n## A\n\nagain GN-z11\n", "GN-z11", "again")
+	f.Add("- item\n  - nested *emph* [link](#x)\n\n> quote\n\n```\ncode\n```\n", "nested emph link", "\u00a0\t")
+	f.Fuzz(func(t *testing.T, md, quote, prefix string) {
+		got := QuoteAnchor(md, quote, prefix)
+		if got == "" {
+			return
+		}
+		_, toc, err := ReaderHTML(md)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, h := range toc {
+			if h.ID == got {
+				return
+			}
+		}
+		t.Fatalf("QuoteAnchor = %q, not a heading id of %v", got, toc)
+	})
+}

@@ -9,9 +9,17 @@ type ReaderNotes struct {
 	// Status is what an htmx save or delete tells the reader's status
 	// region ("Note saved."); "" says nothing.
 	Status string
+	// PassageID is the cited passage the reader shows (?passage=; 0:
+	// none): the forms send it, so that a page without JavaScript comes
+	// back with the passage still highlighted.
+	PassageID int64
 }
 
 // NotesView is the page's notes panel body.
 func (p ReaderPage) NotesView() ReaderNotes {
-	return ReaderNotes{Paper: p.Paper, Notes: p.Notes, Form: p.NoteForm}
+	n := ReaderNotes{Paper: p.Paper, Notes: p.Notes, Form: p.NoteForm}
+	if p.Passage != nil && !p.Passage.Missing {
+		n.PassageID = p.Passage.ID
+	}
+	return n
 }

@@ -304,7 +304,7 @@ func Reader(p ReaderPage) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = selectionBar(p.Paper).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = selectionBar(p.Paper, p.NotesView().PassageID).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
