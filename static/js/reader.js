@@ -154,7 +154,18 @@
     };
   }
 
-  function say(msg) { if (status) status.textContent = msg; }
+  // say writes msg to the status line; a message goes away by itself
+  // after a while (a newer one replaces it at once).
+  var quiet = 0;
+  function fade() {
+    clearTimeout(quiet);
+    if (status.textContent) quiet = setTimeout(function () { status.textContent = ""; }, 6000);
+  }
+  function say(msg) {
+    if (!status) return;
+    status.textContent = msg;
+    fade();
+  }
 
   var buttons = document.getElementById("selection-buttons");
   var preview = document.getElementById("selection-preview");
@@ -235,6 +246,7 @@
     if (!body || body === shownBody) return;
     shownBody = body;
     markNotes();
+    if (status) fade(); // htmx wrote the message (out of band)
     if (body.querySelector(".alert")) {
       var panel = document.getElementById("notes-panel");
       if (panel) panel.open = true;
