@@ -102,7 +102,7 @@ func TestBrowserReader(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitUntil(t, ctx, "the highlight button", `!document.getElementById('selection-actions').hidden`)
-	navigateBy(t, ctx, chromedp.Click(chromedp.CSS(`[data-testid="highlight-button"]`)))
+	do(t, ctx, chromedp.Click(chromedp.CSS(`[data-testid="highlight-button"]`)))
 	check := `(() => { const m = document.querySelector('#reader-text mark.highlight'); return !!m && m.textContent === 'Dust shapes what we see' && document.querySelectorAll('[data-testid="note"]').length === 1 })()`
 	waitUntil(t, ctx, "the highlight after saving", check)
 	navigateBy(t, ctx, chromedp.Navigate(a.URL+strings.TrimPrefix(readPage(t, ctx).Path, a.BasePath)))

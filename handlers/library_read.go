@@ -185,57 +185,6 @@ func cut(s string, n int) string {
 
 func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }
 
-// libraryAddNote is POST /library/{id}/notes: the reader's note form
-// (and its script, which posts the same fields).
-func (s *Server) libraryAddNote(c echo.Context) error {
-	p, err := s.paperByParam(c)
-	if err != nil {
-		return err
-	}
-	req := NoteRequest{Kind: c.FormValue("kind"), Quote: c.FormValue("quote"), Prefix: c.FormValue("prefix"),
-		Suffix: c.FormValue("suffix"), Body: c.FormValue("body")}
-	if pos, err := strconv.Atoi(c.FormValue("position")); err == nil {
-		req.Position = &pos
-	}
-	n, msg := req.note(currentUser(c).ID, p.ID)
-	if msg != "" {
-		page, err := s.readerPage(c, p, views.NoteForm{Quote: req.Quote, Body: req.Body, Error: msg})
-		if err != nil {
-			return err
-		}
-		return s.render(c, http.StatusUnprocessableEntity, views.Reader(page))
-	}
-	saved, err := s.st.CreateNote(c.Request().Context(), n)
-	if err != nil {
-		return err
-	}
-	if c.Request().Header.Get("Accept") == "application/json" {
-		return c.JSON(http.StatusCreated, map[string]any{"note": saved})
-	}
-	return s.redirect(c, "/library/"+strconv.FormatInt(p.ID, 10)+"/read#note-"+strconv.FormatInt(saved.ID, 10))
-}
-
-// libraryDeleteNote is POST /library/{id}/notes/{note}/delete.
-func (s *Server) libraryDeleteNote(c echo.Context) error {
-	p, err := s.paperByParam(c)
-	if err != nil {
-		return err
-	}
-	id, err := strconv.ParseInt(c.Param("note"), 10, 64)
-	if err == nil {
-		err = s.st.DeleteNote(c.Request().Context(), currentUser(c).ID, p.ID, id)
-	}
-	var numErr *strconv.NumError
-	switch {
-	case errors.Is(err, store.ErrNotFound), errors.As(err, &numErr):
-		return apiError(http.StatusNotFound, "not_found", "There is no such note.")
-	case err != nil:
-		return err
-	}
-	s.flash(c, "Note deleted.")
-	return s.redirect(c, "/library/"+strconv.FormatInt(p.ID, 10)+"/read")
-}
-
 // notesPage is GET /library/notes?q=: search the user's notes.
 func (s *Server) notesPage(c echo.Context) error {
 	q := strings.TrimSpace(c.QueryParam("q"))

@@ -1,8 +1,13 @@
 // The reader (the layout's math.js has rendered the formulas before this
-// deferred script runs): each note's quote is found in
-// the text again (by its context, so it survives a re-parse) and marked;
-// selecting text offers "Highlight" (saved at once) and "Note…" (fills
-// the note form, which also works without this script).
+// deferred script runs): each note's quote is found in the text again (by
+// its context, so it survives a re-parse) and marked, and marked again
+// whenever htmx swaps in the notes panel's body after a save or delete.
+// Selecting text shows the selection bar: "Highlight" (saved at once) and
+// "Note…" (a note on the passage); both post through htmx, so the page
+// stays where it is. Without a selection the notes panel says how to make
+// one. On narrow screens the contents and notes panels start closed.
+// Everything here is an addition: the panels and the note form work
+// without this script.
 (function () {
   "use strict";
   var article = document.getElementById("reader-text");
@@ -76,23 +81,53 @@
     });
   }
 
-  document.querySelectorAll("#note-list li[data-quote]").forEach(function (li) {
-    var quote = li.getAttribute("data-quote");
-    if (!quote) return;
-    var m = textMap();
-    var i = find(m, quote, li.getAttribute("data-prefix"), li.getAttribute("data-suffix"),
-      parseInt(li.getAttribute("data-position"), 10) || 0);
-    if (i < 0) {
-      li.classList.add("note-unanchored");
-      return;
-    }
-    mark(m, i, i + norm(quote).length, li.getAttribute("data-note-id"));
-  });
+  // unmark removes every highlight mark and joins the text nodes again.
+  function unmark() {
+    article.querySelectorAll("mark.highlight").forEach(function (el) {
+      var parent = el.parentNode;
+      while (el.firstChild) parent.insertBefore(el.firstChild, el);
+      parent.removeChild(el);
+      parent.normalize();
+    });
+  }
 
-  // Selection → Highlight / Note….
+  function markNotes() {
+    unmark();
+    document.querySelectorAll("#note-list li[data-quote]").forEach(function (li) {
+      var quote = li.getAttribute("data-quote");
+      if (!quote) return;
+      var m = textMap();
+      var i = find(m, quote, li.getAttribute("data-prefix"), li.getAttribute("data-suffix"),
+        parseInt(li.getAttribute("data-position"), 10) || 0);
+      if (i < 0) {
+        li.classList.add("note-unanchored");
+        return;
+      }
+      mark(m, i, i + norm(quote).length, li.getAttribute("data-note-id"));
+    });
+  }
+  markNotes();
+
+  // The panels: closed on narrow screens (where they stack above the
+  // text), open beside it on wide ones.
+  var narrow = window.matchMedia("(max-width: 76.99rem)");
+  function fitPanels() {
+    document.querySelectorAll(".reader-panel").forEach(function (d) { d.open = !narrow.matches; });
+  }
+  fitPanels();
+  narrow.addEventListener("change", fitPanels);
+
+  // Selection → the selection bar.
   var actions = document.getElementById("selection-actions");
-  var form = document.getElementById("note-form");
+  var hint = document.getElementById("selection-hint");
+  var noteBox = document.getElementById("selection-note");
+  var noteButton = document.getElementById("note-button");
+  var status = document.getElementById("reader-status");
+  if (!actions) return;
+  if (hint) hint.hidden = false;
   var current = null;
+  function field(name) { return document.getElementById("selection-" + name); }
+
   function selected() {
     var sel = window.getSelection();
     if (!sel || sel.isCollapsed || !sel.rangeCount) return null;
@@ -118,39 +153,110 @@
       suffix: m.text.slice(at + quote.length, at + quote.length + 32)
     };
   }
-  function update() {
-    current = selected();
-    if (actions) actions.hidden = !current;
+
+  // say writes msg to the status line; a message goes away by itself
+  // after a while (a newer one replaces it at once).
+  var quiet = 0;
+  function fade() {
+    clearTimeout(quiet);
+    if (status.textContent) quiet = setTimeout(function () { status.textContent = ""; }, 6000);
   }
+  function say(msg) {
+    if (!status) return;
+    status.textContent = msg;
+    fade();
+  }
+
+  var buttons = document.getElementById("selection-buttons");
+  var preview = document.getElementById("selection-preview");
+  function closeBar() {
+    current = null;
+    actions.hidden = true;
+    noteBox.hidden = true;
+    buttons.hidden = false;
+    noteButton.setAttribute("aria-expanded", "false");
+    field("body").value = "";
+  }
+
+  // update follows the selection. While a note is being written the bar
+  // stays (typing moves the focus out of the text, not the selection).
+  function update() {
+    if (!noteBox.hidden) return;
+    var s = selected();
+    if (!s) {
+      if (!actions.contains(document.activeElement)) closeBar();
+      return;
+    }
+    current = s;
+    field("quote").value = s.quote;
+    field("prefix").value = s.prefix;
+    field("suffix").value = s.suffix;
+    field("position").value = String(s.position);
+    say("");
+    actions.hidden = false;
+  }
+  // selectionchange (a phone's long press, the keyboard) fires on every
+  // step of a drag; reading the whole text each time would be slow on a
+  // long paper, so it waits for the selection to settle.
+  var settle = 0;
+  document.addEventListener("selectionchange", function () {
+    clearTimeout(settle);
+    settle = setTimeout(update, 150);
+  });
   article.addEventListener("mouseup", update);
   article.addEventListener("keyup", update);
 
-  function post(kind) {
-    if (!current) return;
-    var body = new URLSearchParams();
-    body.set("kind", kind);
-    body.set("quote", current.quote);
-    body.set("prefix", current.prefix);
-    body.set("suffix", current.suffix);
-    body.set("position", String(current.position));
-    fetch(article.getAttribute("data-notes-url"), {
-      method: "POST",
-      headers: { "Accept": "application/json" },
-      body: body,
-      credentials: "same-origin"
-    }).then(function (res) {
-      if (res.ok) window.location.reload();
-    });
+  // Nothing selected (the selection went away before a button was
+  // pressed): say so instead of posting an empty note.
+  function needSelection(e) {
+    if (current) return true;
+    e.preventDefault();
+    say("Select a passage of the text first.");
+    return false;
   }
-  var hb = document.getElementById("highlight-button");
-  if (hb) hb.addEventListener("click", function () { post("highlight"); });
-  var nb = document.getElementById("note-button");
-  if (nb && form) nb.addEventListener("click", function () {
-    if (!current) return;
-    form.querySelector("#note-quote").value = current.quote;
-    form.querySelector("#note-prefix").value = current.prefix;
-    form.querySelector("#note-suffix").value = current.suffix;
-    form.querySelector("#note-position").value = String(current.position);
-    form.querySelector("#note-body").focus();
+  document.getElementById("highlight-button").addEventListener("click", function (e) {
+    if (needSelection(e)) field("kind").value = "highlight";
+  });
+  document.getElementById("selection-save").addEventListener("click", function (e) {
+    if (needSelection(e)) field("kind").value = "note";
+  });
+  noteButton.addEventListener("click", function (e) {
+    if (!needSelection(e)) return;
+    preview.textContent = "\u201c" + (current.quote.length > 140 ? current.quote.slice(0, 140) + "\u2026" : current.quote) + "\u201d";
+    noteBox.hidden = false;
+    buttons.hidden = true;
+    noteButton.setAttribute("aria-expanded", "true");
+    field("body").focus({ preventScroll: true });
+  });
+  document.getElementById("selection-cancel").addEventListener("click", function () {
+    closeBar();
+    say("");
+  });
+  actions.addEventListener("keydown", function (e) {
+    if (e.key === "Escape") { closeBar(); say(""); }
+  });
+
+  // After htmx swapped in the notes panel's body: mark the notes again;
+  // a note saved from the selection bar closes the bar and keeps the
+  // reader where it is; a refusal opens the notes panel, where the form
+  // shows it.
+  var shownBody = document.getElementById("notes-body");
+  document.addEventListener("htmx:afterSettle", function (e) {
+    var body = document.getElementById("notes-body");
+    if (!body || body === shownBody) return;
+    shownBody = body;
+    markNotes();
+    if (status) fade(); // htmx wrote the message (out of band)
+    if (body.querySelector(".alert")) {
+      var panel = document.getElementById("notes-panel");
+      if (panel) panel.open = true;
+    } else if (e.detail.requestConfig && e.detail.requestConfig.elt === actions) {
+      closeBar();
+      var sel = window.getSelection();
+      if (sel) sel.removeAllRanges();
+    }
+    if (!document.activeElement || document.activeElement === document.body) {
+      body.focus({ preventScroll: true });
+    }
   });
 })();

@@ -1,0 +1,25 @@
+package views
+
+// ReaderNotes is the notes panel's body (ReaderNotesBody): the user's notes
+// on one paper and the state of the note form.
+type ReaderNotes struct {
+	Paper PaperRow
+	Notes []NoteRow
+	Form  NoteForm
+	// Status is what an htmx save or delete tells the reader's status
+	// region ("Note saved."); "" says nothing.
+	Status string
+	// PassageID is the cited passage the reader shows (?passage=; 0:
+	// none): the forms send it, so that a page without JavaScript comes
+	// back with the passage still highlighted.
+	PassageID int64
+}
+
+// NotesView is the page's notes panel body.
+func (p ReaderPage) NotesView() ReaderNotes {
+	n := ReaderNotes{Paper: p.Paper, Notes: p.Notes, Form: p.NoteForm}
+	if p.Passage != nil && !p.Passage.Missing {
+		n.PassageID = p.Passage.ID
+	}
+	return n
+}
