@@ -24,6 +24,7 @@ func (s *Server) routes() {
 	e.Pre(
 		s.requestID,
 		s.accessLog,
+		s.compress,
 		middleware.Recover(),
 		s.securityHeaders,
 		middleware.BodyLimit("1M"),
@@ -43,6 +44,7 @@ func (s *Server) routes() {
 		e.GET("/readyz", s.readyz)
 	}
 	root.GET("/static/*", s.serveStatic)
+	root.HEAD("/static/*", s.serveStatic)
 
 	// (b) Bookmarklet and import API: any origin, token only. Its routes
 	// arrive with the Literature work; the layer is in place now.

@@ -124,6 +124,8 @@ type Server struct {
 	parser       *parse.Service
 	links        *library.Links
 	rag          *rag.Service
+	// assets are the static files, hashed and compressed at start-up.
+	assets *assetTable
 	// bufs holds render buffers for reuse (*bytes.Buffer).
 	bufs sync.Pool
 	// listCache holds rendered library list blocks for the current
@@ -155,6 +157,11 @@ func New(d Deps) (*Server, error) {
 		now: d.Now, ready: d.Ready, version: d.Version, dataDir: d.DataDir, started: d.Now(),
 		proxies: trustedProxies(d.Config.TrustedProxies), agent: d.Agent, events: d.Events, model: d.Model, targets: d.Targets, sandbox: d.Sandbox, agentMetrics: d.AgentMetrics, memory: d.Memory, library: d.Library, bibtex: d.BibTeX, papers: d.Papers, downloads: d.Downloads, parser: d.Parser, links: d.Links, rag: d.Rag,
 	}
+	assets, err := loadAssets(d.Static)
+	if err != nil {
+		return nil, err
+	}
+	s.assets = assets
 	s.listCache = newVersionedCache[string](256)
 	s.pdfJobs.ctx, s.pdfJobs.cancel = context.WithCancel(context.Background())
 	s.parseJobs.ctx, s.parseJobs.cancel = context.WithCancel(context.Background())
