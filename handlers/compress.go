@@ -25,11 +25,23 @@ var compressTypes = []string{"text/html", "text/css", "text/javascript", "applic
 // length is known in advance.
 const minCompressBytes = 512
 
-// gzipWriters recycles compressors: each holds about 800 KB of state.
-var gzipWriters = sync.Pool{New: func() any {
-	zw, _ := gzip.NewWriterLevel(io.Discard, gzip.DefaultCompression)
+// gzipPool recycles compressors: each holds about 800 KB of state.
+type gzipPool struct{ p sync.Pool }
+
+func (g *gzipPool) get(w io.Writer) *gzip.Writer {
+	zw, _ := g.p.Get().(*gzip.Writer)
+	if zw == nil {
+		zw, _ = gzip.NewWriterLevel(w, gzip.DefaultCompression)
+		return zw
+	}
+	zw.Reset(w)
 	return zw
-}}
+}
+
+func (g *gzipPool) put(zw *gzip.Writer) {
+	zw.Reset(io.Discard)
+	g.p.Put(zw)
+}
 
 // compress gzips responses of compressTypes for clients that accept it.
 // The choice is made when the handler writes its header, from the
@@ -43,7 +55,7 @@ func (s *Server) compress(next echo.HandlerFunc) echo.HandlerFunc {
 			return next(c)
 		}
 		res := c.Response()
-		cw := &compressWriter{ResponseWriter: res.Writer}
+		cw := &compressWriter{ResponseWriter: res.Writer, pool: &s.gzips}
 		res.Writer = cw
 		res.Header().Add("Vary", "Accept-Encoding")
 		err := next(c)
@@ -61,6 +73,7 @@ func (s *Server) compress(next echo.HandlerFunc) echo.HandlerFunc {
 // compressWriter decides at WriteHeader whether to compress.
 type compressWriter struct {
 	http.ResponseWriter
+	pool    *gzipPool
 	zw      *gzip.Writer // nil: passing through
 	decided bool
 }
@@ -75,9 +88,7 @@ func (w *compressWriter) WriteHeader(status int) {
 			if et := h.Get("ETag"); et != "" && !strings.HasPrefix(et, "W/") {
 				h.Set("ETag", "W/"+et) // the bytes differ from the plain response's
 			}
-			zw := gzipWriters.Get().(*gzip.Writer)
-			zw.Reset(w.ResponseWriter)
-			w.zw = zw
+			w.zw = w.pool.get(w.ResponseWriter)
 		}
 	}
 	w.ResponseWriter.WriteHeader(status)
@@ -118,8 +129,7 @@ func (w *compressWriter) close() error {
 		return nil
 	}
 	err := w.zw.Close()
-	w.zw.Reset(io.Discard)
-	gzipWriters.Put(w.zw)
+	w.pool.put(w.zw)
 	w.zw = nil
 	return err
 }

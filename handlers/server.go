@@ -128,6 +128,8 @@ type Server struct {
 	assets *assetTable
 	// bufs holds render buffers for reuse (*bytes.Buffer).
 	bufs sync.Pool
+	// gzips holds compressors for on-the-fly compression.
+	gzips gzipPool
 	// listCache holds rendered library list blocks for the current
 	// library version.
 	listCache *versionedCache[string]
