@@ -20,9 +20,18 @@ type Chrome struct {
 	// rendered Markdown (span.math) and fetches KaTeX only once a page
 	// shows one; set by pages that show answers.
 	Math bool
+	// SkipTo are extra skip links after "Skip to main content", for pages
+	// whose main control sits below long content (the question box under
+	// a session's timeline).
+	SkipTo []SkipLink
 	// Assets maps static file names to their content-hashed names; nil
 	// (tests, a file missing) links the plain name.
 	Assets AssetPaths
+}
+
+// SkipLink is a skip link to the element with id Target.
+type SkipLink struct {
+	Target, Label string
 }
 
 // AssetPaths maps a static file's name ("css/app.css") to the
