@@ -65,6 +65,10 @@ type Config struct {
 	CoordinatorWorkers int
 	// WorkerTimeout bounds one coordinator worker (default 5 min).
 	WorkerTimeout time.Duration
+	// ProposeTitles asks the model, after the first answer of a session
+	// named after its question, for a shorter title (one extra model call
+	// per session; AGENT_TITLE_PROPOSAL).
+	ProposeTitles bool
 }
 
 func (c *Config) defaults() {
@@ -214,6 +218,10 @@ func (r *Runtime) StartTurn(ctx context.Context, userID int64, sessionID string,
 	}
 	t := &turnRun{r: r, userID: userID, session: sess, turn: turn, question: q, thinking: thinking,
 		agent: LeadAgent, registry: r.turnRegistry(), dups: &dupDetector{}, handle: rt}
+	if sess.Title == "" {
+		// BeginAgentTurn named the session after this question.
+		t.newTitle = titleFrom(q)
+	}
 	if req.Coordinator {
 		t.registry = coordinatorRegistry()
 		t.coord = newCoordinator(t, turnCtx, r.cfg.CoordinatorWorkers, r.cfg.WorkerTimeout)

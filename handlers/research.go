@@ -273,6 +273,8 @@ func (s *Server) opComponent(session string, o timelineOp) templ.Component {
 			views.ModelStatusView(s.modelStatus(), true))
 	case opModelState:
 		return views.ModelStatusView(s.modelStatus(), true)
+	case opTitle:
+		return views.SessionTitleSlots(s.cfg.BasePath, session, o.text)
 	case opModelNote:
 		return views.ModelNoteView(s.modelNote(o.on), true)
 	case opMetrics:
