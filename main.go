@@ -350,6 +350,7 @@ func newRuntime(ctx context.Context, cfg config.Config, st *store.Store, model *
 		Budget: compact.Budget{SoftLimit: cfg.AgentTokenSoftLimit, HardLimit: cfg.AgentTokenHardLimit,
 			MaxMessages: cfg.AgentMaxMessages, CharLimit: cfg.AgentContextCharLimit},
 		ExtractMemories: cfg.AgentMemoryExtraction, CoordinatorWorkers: cfg.CoordinatorWorkers,
+		ProposeTitles: cfg.AgentTitleProposal,
 	}, agent.Deps{
 		Summarizer: compact.ModelSummarizer(model), Files: fileCache, Memory: td.Memory,
 		Store: st, Model: model, Events: events, Hooks: hooks, Perms: agent.NewPermissions(st, true), Log: log,

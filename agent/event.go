@@ -31,6 +31,7 @@ const (
 	KindSubagent       Kind = "subagent"        // a sub-agent started or stopped (T21)
 	KindWorker         Kind = "worker"          // a coordinator worker changed state (T25)
 	KindWarning        Kind = "warning"         // something went wrong but the turn goes on (issue 14)
+	KindTitle          Kind = "title"           // the model proposed the session's title after its first answer
 )
 
 // Event is one persisted, ordered runtime event. Data holds the kind's
@@ -80,6 +81,9 @@ func (e Event) Decode(v any) error { return json.Unmarshal(e.Data, v) }
 // SessionData announces the session a stream belongs to.
 type SessionData struct {
 	SessionID string `json:"session_id"`
+	// Title is set when this turn named the session after its question
+	// (the session had no title).
+	Title string `json:"title,omitempty"`
 }
 
 // TextData carries streamed text (Thought and TextDelta).
@@ -183,6 +187,15 @@ type DoneData struct {
 	Reason string `json:"reason"`
 	Answer string `json:"answer,omitempty"`
 	Steps  int    `json:"steps"`
+}
+
+// TitleData announces the session's new title. Source is "model" (the
+// model proposed a shorter title after the first answer); the title a
+// first question gives a session comes with that turn's session event
+// (SessionData.Title).
+type TitleData struct {
+	Title  string `json:"title"`
+	Source string `json:"source"`
 }
 
 // BackgroundTaskData reports a background task (T22): queued, running

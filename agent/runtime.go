@@ -69,6 +69,10 @@ type Config struct {
 	// (LLM_CONTEXT_WINDOW); 0 asks the server (Deps.Window). Budget fields
 	// and MaxToolOutput left zero are derived from the window.
 	ContextWindow int
+	// ProposeTitles asks the model, after the first answer of a session
+	// named after its question, for a shorter title (one extra model call
+	// per session; AGENT_TITLE_PROPOSAL).
+	ProposeTitles bool
 }
 
 func (c *Config) defaults() {
@@ -230,6 +234,10 @@ func (r *Runtime) StartTurn(ctx context.Context, userID int64, sessionID string,
 	}
 	t := &turnRun{r: r, userID: userID, session: sess, turn: turn, question: q, thinking: thinking,
 		agent: LeadAgent, registry: r.turnRegistry(), dups: &dupDetector{}, handle: rt}
+	if sess.Title == "" {
+		// BeginAgentTurn named the session after this question.
+		t.newTitle = titleFrom(q)
+	}
 	if req.Coordinator {
 		t.registry = coordinatorRegistry()
 		t.coord = newCoordinator(t, turnCtx, r.cfg.CoordinatorWorkers, r.cfg.WorkerTimeout)

@@ -49,6 +49,7 @@ type turnRun struct {
 	child             bool                       // a sub-agent (T21): events, but no questions to the user
 	maxSteps          int                        // step limit; 0 = Config.MaxSteps
 	coord             *coordinator               // set in coordinator mode (T25)
+	newTitle          string                     // the title this turn gave the session ("" = none)
 }
 
 // stepLimit is the turn's step limit.
@@ -76,7 +77,7 @@ func (t *turnRun) run(ctx context.Context) {
 			t.finish(ctx, "error")
 		}
 	}()
-	t.emit(ctx, KindSession, SessionData{SessionID: t.session.ID})
+	t.emit(ctx, KindSession, SessionData{SessionID: t.session.ID, Title: t.newTitle})
 	var reason string
 	err := t.begin(ctx)
 	if err == nil {
@@ -283,6 +284,9 @@ func (t *turnRun) finish(ctx context.Context, reason string) {
 	t.writeTrajectory(context.WithoutCancel(ctx))
 	if reason != "error" && reason != "interrupted" {
 		t.startExtraction()
+	}
+	if reason == "answer" {
+		t.startTitleProposal()
 	}
 }
 

@@ -71,6 +71,7 @@ type Config struct {
 	AgentMaxMessages      int           // AGENT_MAX_MESSAGES
 	AgentBashSandbox      string        // AGENT_BASH_SANDBOX: auto, require or off
 	AgentMemoryExtraction bool          // AGENT_MEMORY_EXTRACTION: save memories after each turn
+	AgentTitleProposal    bool          // AGENT_TITLE_PROPOSAL: the model proposes a session's title after its first answer
 }
 
 // Load reads the configuration through getenv (os.Getenv in production, a map
@@ -125,6 +126,7 @@ func Load(getenv func(string) string) (Config, error) {
 		AgentMaxMessages:      p.intRange("AGENT_MAX_MESSAGES", 50, 10, 10_000),
 		AgentBashSandbox:      p.oneOf("AGENT_BASH_SANDBOX", "auto", "auto", "require", "off"),
 		AgentMemoryExtraction: p.bool("AGENT_MEMORY_EXTRACTION", true),
+		AgentTitleProposal:    p.bool("AGENT_TITLE_PROPOSAL", true),
 	}
 	c.crossCheck(&p)
 	if len(p.errs) > 0 {

@@ -124,6 +124,8 @@ func launchApp(tb testing.TB, env map[string]string) *app {
 		// Tests script every model call; the memory extractor would add
 		// unscripted ones. Tests that want it set it to true.
 		"AGENT_MEMORY_EXTRACTION": "false",
+		// Likewise the title the model proposes after a first answer.
+		"AGENT_TITLE_PROPOSAL": "false",
 	}
 	maps.Copy(vars, env)
 	a := &app{

@@ -1,9 +1,11 @@
 package handlers
 
 import (
+	"html"
 	"net/http"
 	"net/url"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -71,12 +73,11 @@ func TestAdminBackup(t *testing.T) {
 	admin := a.setupAdmin()
 	res := admin.postForm("/admin/backup", nil)
 	expectStatus(t, "backup", res, http.StatusOK)
-	i := strings.Index(res.body, "Backup written to <code>")
-	if i < 0 {
+	m := regexp.MustCompile(`id="secret-value"[^>]*value="([^"]+)"`).FindStringSubmatch(res.body)
+	if m == nil || !strings.Contains(res.body, `data-testid="backup-done"`) {
 		t.Fatalf("backup path not shown:\n%s", res.body)
 	}
-	path := res.body[i+len("Backup written to <code>"):]
-	path = path[:strings.Index(path, "<")]
+	path := html.UnescapeString(m[1])
 	if st, err := os.Stat(path); err != nil || st.Size() == 0 {
 		t.Fatalf("backup file %s: %v", path, err)
 	}

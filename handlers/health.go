@@ -1,12 +1,8 @@
 package handlers
 
 import (
-	"bytes"
 	"context"
-	"io/fs"
 	"net/http"
-	"path"
-	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -30,26 +26,4 @@ func (s *Server) readyz(c echo.Context) error {
 		return c.String(http.StatusServiceUnavailable, "database unreachable\n")
 	}
 	return c.String(http.StatusOK, "ready\n")
-}
-
-var assetTypes = map[string]bool{".css": true, ".js": true, ".svg": true, ".png": true, ".ico": true,
-	".woff2": true, ".woff": true, ".ttf": true, ".map": true, ".txt": true}
-
-// serveStatic serves embedded assets. Only asset file types are served
-// (never the Go sources beside them), with a validator-based cache.
-func (s *Server) serveStatic(c echo.Context) error {
-	name := path.Clean(strings.TrimPrefix(c.Param("*"), "/"))
-	ext := path.Ext(name)
-	if !assetTypes[ext] || !fs.ValidPath(name) {
-		return echo.ErrNotFound
-	}
-	data, err := fs.ReadFile(s.static, name)
-	if err != nil {
-		return echo.ErrNotFound
-	}
-	c.Response().Header().Set("Cache-Control", "public, max-age=3600")
-	// ServeContent sets the type from the extension and answers
-	// If-Modified-Since with 304.
-	http.ServeContent(c.Response(), c.Request(), name, s.started, bytes.NewReader(data))
-	return nil
 }

@@ -134,8 +134,10 @@ func (s *Server) sessionPage(c echo.Context, a store.AgentSession, form views.Qu
 	// Asked after reading the log: a turn that ended meanwhile has its done
 	// event in the log or on the stream, which then hides the Stop button.
 	_, running := s.agent.Running(a.ID)
+	chrome := s.mathChrome(c, sessionTitle(a.Title), "research")
+	chrome.SkipTo = []views.SkipLink{{Target: "question", Label: "Skip to the question"}}
 	return views.ResearchSessionPage{
-		Chrome: s.mathChrome(c, sessionTitle(a.Title), "research"),
+		Chrome: chrome,
 		ID:     a.ID, Title: a.Title, Model: s.modelStatus(),
 		Rename:   views.RenameForm{BasePath: s.cfg.BasePath, SessionID: a.ID, Title: a.Title, Return: "session"},
 		Timeline: views.Timeline{Items: hist.items, StreamURL: base + "/stream?after=" + strconv.FormatInt(last, 10)},
@@ -271,6 +273,8 @@ func (s *Server) opComponent(session string, o timelineOp) templ.Component {
 			views.ModelStatusView(s.modelStatus(), true))
 	case opModelState:
 		return views.ModelStatusView(s.modelStatus(), true)
+	case opTitle:
+		return views.SessionTitleSlots(s.cfg.BasePath, session, o.text)
 	case opModelNote:
 		return views.ModelNoteView(s.modelNote(o.on), true)
 	case opMetrics:

@@ -36,6 +36,7 @@ const (
 	opGroupStatus                   // set the status of sub-agent group owner
 	opMetrics                       // the session's metrics changed (a turn ended)
 	opModelState                    // a model call ended: the active model may have changed (live only)
+	opTitle                         // the session's title changed (live only: a page load reads the stored one)
 )
 
 // timelineOp is one change to the timeline.
@@ -135,6 +136,15 @@ func (q *questionSource) get(ctx context.Context, turn int) (string, bool) {
 // apply returns the ops of event e. Events that cannot be decoded change
 // nothing.
 func (t *timeline) apply(ctx context.Context, e agent.Event) []timelineOp {
+	if e.Kind == agent.KindTitle {
+		// Outside the turn machinery: a proposed title may arrive after
+		// the next turn has begun.
+		var d agent.TitleData
+		if err := e.Decode(&d); err != nil || d.Title == "" {
+			return nil
+		}
+		return []timelineOp{{kind: opTitle, text: d.Title}}
+	}
 	var ops []timelineOp
 	t.eventAt = e.At
 	if e.Turn != t.turn {
@@ -227,17 +237,23 @@ func (t *timeline) event(ctx context.Context, e agent.Event) ([]timelineOp, erro
 		if !isLead(e) {
 			return nil, nil
 		}
+		var d agent.SessionData
+		_ = e.Decode(&d) // an undecodable payload still starts the turn
 		q, ok := t.questions.get(ctx, e.Turn)
 		if !ok {
 			t.pendingQuestion = e.Turn
 		}
 		t.turns++
 		t.turnStart = e.At
-		return []timelineOp{
+		ops := []timelineOp{
 			{kind: opAdd, item: &views.TurnHeader{Turn: e.Turn, Question: q}},
 			{kind: opRunning, on: true},
 			{kind: opModelNote, on: false},
-		}, nil
+		}
+		if d.Title != "" {
+			ops = append(ops, timelineOp{kind: opTitle, text: d.Title})
+		}
+		return ops, nil
 	case agent.KindTextDelta:
 		var d agent.TextData
 		if err := e.Decode(&d); err != nil {
@@ -537,7 +553,7 @@ func (h *timelineHistory) applyOne(o timelineOp) {
 		}
 	case opModelNote:
 		h.note = o.on
-	case opRunning, opMetrics, opModelState:
+	case opRunning, opMetrics, opModelState, opTitle:
 		// The page asks the runtime whether a turn runs, and the timeline
 		// for the session's metrics once every event is applied.
 	}

@@ -27,6 +27,7 @@ func (s *Server) routes() error {
 	e.Pre(
 		s.requestID,
 		s.accessLog,
+		s.compress,
 		middleware.Recover(),
 		s.securityHeaders,
 		middleware.BodyLimit("1M"),
@@ -46,6 +47,7 @@ func (s *Server) routes() error {
 		e.GET("/readyz", s.readyz)
 	}
 	root.GET("/static/*", s.serveStatic)
+	root.HEAD("/static/*", s.serveStatic)
 
 	// (b) Bookmarklet import: any origin, API token only (S4b, L3).
 	s.bookmarklet = root.Group("/api/bookmarklet", s.tokenOnly, deadline(pageDeadline))

@@ -128,8 +128,12 @@ type Server struct {
 	links        *library.Links
 	rag          *rag.Service
 	mcp          *mcpserver.Service
+	// assets are the static files, hashed and compressed at start-up.
+	assets *assetTable
 	// bufs holds render buffers for reuse (*bytes.Buffer).
 	bufs sync.Pool
+	// gzips holds compressors for on-the-fly compression.
+	gzips gzipPool
 	// listCache holds rendered library list blocks for the current
 	// library version.
 	listCache *versionedCache[string]
@@ -162,6 +166,11 @@ func New(d Deps) (*Server, error) {
 		proxies: trustedProxies(d.Config.TrustedProxies), agent: d.Agent, events: d.Events, model: d.Model, targets: d.Targets, sandbox: d.Sandbox, agentMetrics: d.AgentMetrics, memory: d.Memory, library: d.Library, bibtex: d.BibTeX, papers: d.Papers, downloads: d.Downloads, parser: d.Parser, links: d.Links, rag: d.Rag,
 	}
 	s.mcp = d.MCP
+	assets, err := loadAssets(d.Static)
+	if err != nil {
+		return nil, err
+	}
+	s.assets = assets
 	s.listCache = newVersionedCache[string](256)
 	s.pdfJobs.ctx, s.pdfJobs.cancel = context.WithCancel(context.Background())
 	s.parseJobs.ctx, s.parseJobs.cancel = context.WithCancel(context.Background())

@@ -102,3 +102,17 @@ func (s *Store) DeleteAgentSession(ctx context.Context, userID int64, id string)
 	}
 	return nil
 }
+
+// RetitleAgentSession sets the session's title to title if it is still
+// from, and reports whether it did (a rename in between wins).
+func (s *Store) RetitleAgentSession(ctx context.Context, id, from, title string) (bool, error) {
+	res, err := s.w.ExecContext(ctx, `UPDATE agent_sessions SET title = ? WHERE id = ? AND title = ?`, title, id, from)
+	if err != nil {
+		return false, fmt.Errorf("store: retitle agent session %q: %w", id, err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return false, fmt.Errorf("store: retitle agent session %q: %w", id, err)
+	}
+	return n == 1, nil
+}

@@ -16,12 +16,39 @@ type Chrome struct {
 	User     *CurrentUser // nil when nobody is signed in
 	Active   string       // key of the current navigation entry
 	Flash    string       // a one-time status message, announced politely
-	// Math loads KaTeX and static/js/math.js, which render the formulas
-	// of rendered Markdown (span.math); set by pages that show answers.
+	// Math loads static/js/math.js, which renders the formulas of
+	// rendered Markdown (span.math) and fetches KaTeX only once a page
+	// shows one; set by pages that show answers.
 	Math bool
 	// Triage shows the arXiv triage in the navigation (set when the
 	// server has it).
 	Triage bool
+	// SkipTo are extra skip links after "Skip to main content", for pages
+	// whose main control sits below long content (the question box under
+	// a session's timeline).
+	SkipTo []SkipLink
+	// Assets maps static file names to their content-hashed names; nil
+	// (tests, a file missing) links the plain name.
+	Assets AssetPaths
+}
+
+// SkipLink is a skip link to the element with id Target.
+type SkipLink struct {
+	Target, Label string
+}
+
+// AssetPaths maps a static file's name ("css/app.css") to the
+// content-hashed name it is served under ("css/app.1a2b3c4d5e6f.css"),
+// which browsers may cache for a year.
+type AssetPaths map[string]string
+
+// Static is the URL of static file name (no leading slash), under its
+// hashed name when it has one.
+func (c Chrome) Static(name string) string {
+	if h, ok := c.Assets[name]; ok {
+		name = h
+	}
+	return c.BasePath + "/static/" + name
 }
 
 // CurrentUser is the signed-in user as the layout shows them.
@@ -36,6 +63,9 @@ func (c Chrome) URL(path string) string { return c.BasePath + path }
 // NavItem is one entry of the main navigation.
 type NavItem struct {
 	Key, Label, Path string
+	// About says in one sentence what the area is for (the home page's
+	// "Where to go" cards).
+	About string
 }
 
 // Nav lists the areas that exist for this user. Areas that are not built
@@ -46,22 +76,43 @@ func (c Chrome) Nav() []NavItem {
 	}
 	items := []NavItem{
 		{Key: "home", Label: "Home", Path: "/"},
-		{Key: "research", Label: "Research", Path: "/research"},
-		{Key: "library", Label: "Library", Path: "/library"},
-		{Key: "measurements", Label: "Measurements", Path: "/measurements"},
+		{Key: "research", Label: "Research", Path: "/research",
+			About: "Ask questions; the agent searches the literature, reads papers and answers with citations."},
+		{Key: "library", Label: "Library", Path: "/library",
+			About: "Your saved papers: import, read, annotate, tag, ask questions over them and export BibTeX."},
+		{Key: "measurements", Label: "Measurements", Path: "/measurements",
+			About: "Values the papers in your library report (H0, masses, distances, ...), compared across papers with their sources."},
 	}
 	if c.Triage {
-		items = append(items, NavItem{Key: "triage", Label: "arXiv triage", Path: "/triage"})
+		items = append(items, NavItem{Key: "triage", Label: "arXiv triage", Path: "/triage",
+			About: "Each day's new arXiv papers in the categories you follow, ranked against your library."})
 	}
 	items = append(items, []NavItem{
-		{Key: "search", Label: "Search", Path: "/search"},
-		{Key: "audit", Label: "Audit log", Path: "/audit"},
-		{Key: "settings", Label: "Settings", Path: "/settings"},
+		{Key: "search", Label: "Search", Path: "/search",
+			About: "Find words in your past sessions: questions, answers and tool results."},
+		{Key: "audit", Label: "Audit log", Path: "/audit",
+			About: "Every tool call the agent made for you, with its status, duration and output."},
+		{Key: "settings", Label: "Settings", Path: "/settings",
+			About: "Change your password, manage API tokens and permission rules, and review what the agent remembers."},
 	}...)
 	if c.User.IsAdmin {
-		items = append(items, NavItem{Key: "admin", Label: "Admin", Path: "/admin"})
+		items = append(items, NavItem{Key: "admin", Label: "Admin", Path: "/admin",
+			About: "Add and disable accounts, reset passwords, back up the database, see server health."})
 	}
 	return items
+}
+
+// Areas are the areas of the main navigation other than Home: what the
+// home page offers under "Where to go". It is Nav without its first entry,
+// so that an area added to the navigation is offered there too.
+func (c Chrome) Areas() []NavItem {
+	var out []NavItem
+	for _, it := range c.Nav() {
+		if it.Key != "home" {
+			out = append(out, it)
+		}
+	}
+	return out
 }
 
 // FieldErrors maps a form field name to the message shown beside it.

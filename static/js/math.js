@@ -9,8 +9,36 @@
 // htmx swaps and the live stream's out-of-band swaps. Invalid TeX is shown
 // as its source (throwOnError: false). The source stays in data-tex, and
 // KaTeX's MathML copy is what screen readers read.
+//
+// KaTeX itself (about 80 KB compressed, plus fonts) is fetched only once a
+// formula is on the page: this script's data-katex-js and data-katex-css
+// name its (content-hashed) files.
 (function () {
   "use strict";
+
+  var me = document.currentScript;
+  var katexJS = me && me.getAttribute("data-katex-js");
+  var katexCSS = me && me.getAttribute("data-katex-css");
+  var loading = false;
+
+  // loadKatex adds KaTeX's stylesheet and script once; when the script has
+  // run, every formula on the page is rendered.
+  function loadKatex() {
+    if (loading || window.katex || !katexJS) return;
+    loading = true;
+    if (katexCSS) {
+      var link = document.createElement("link");
+      link.rel = "stylesheet";
+      link.href = katexCSS;
+      document.head.appendChild(link);
+    }
+    var script = document.createElement("script");
+    script.src = katexJS;
+    script.onload = function () {
+      renderIn(document.body);
+    };
+    document.head.appendChild(script);
+  }
 
   function renderOne(el) {
     if (el.hasAttribute("data-rendered")) return;
@@ -35,7 +63,11 @@
   }
 
   function renderIn(node) {
-    if (!window.katex || !node || node.nodeType !== 1) return;
+    if (!node || node.nodeType !== 1) return;
+    if (!window.katex) {
+      if (node.matches("span.math") || node.querySelector("span.math")) loadKatex();
+      return;
+    }
     if (node.matches("span.math")) renderOne(node);
     node.querySelectorAll("span.math:not([data-rendered])").forEach(renderOne);
   }
