@@ -131,6 +131,9 @@ func TestBrowserReaderNotesKeepPlace(t *testing.T) {
 		document.querySelectorAll('#reader-text mark.highlight').length === 1 &&
 		document.getElementById('reader-status').textContent === 'Note deleted.'`)
 	checkSamePlace(t, ctx, "after deleting a note", before)
+	if n, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById('notes-count').textContent`)); n != "(1)" {
+		t.Errorf("the notes panel counts %q after a delete, want (1)", n)
+	}
 	if f, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.activeElement ? document.activeElement.id || document.activeElement.tagName : ""`)); f == "BODY" || f == "" {
 		t.Errorf("after the delete the focus is on %q, want it kept in the notes panel", f)
 	}

@@ -103,7 +103,8 @@ func TestNotesHTMX(t *testing.T) {
 	}{
 		{"highlight", url.Values{"kind": {"highlight"}, "quote": {"Dust shapes what we see"}, "prefix": {""}, "suffix": {" (Calzetti"}, "position": {"0"}},
 			[]string{`id="notes-body"`, `class="note note-highlight"`, `data-quote="Dust shapes what we see"`, `data-suffix=" (Calzetti"`,
-				`<div id="reader-status" hx-swap-oob="innerHTML">Highlight saved.</div>`, `hx-post="` + base + `/notes"`},
+				`<div id="reader-status" hx-swap-oob="innerHTML">Highlight saved.</div>`, `hx-post="` + base + `/notes"`,
+				`<span id="notes-count" hx-swap-oob="innerHTML">(1)</span>`},
 			[]string{"<html", `data-testid="reader-text"`, `data-testid="note-error"`}},
 		{"note", url.Values{"kind": {"note"}, "quote": {"GN-z11"}, "body": {"The **record** holder."}},
 			[]string{`class="note note-note"`, `<strong>record</strong>`, `>Note saved.</div>`},
@@ -125,7 +126,8 @@ func TestNotesHTMX(t *testing.T) {
 	}
 	del := c.postForm(base+"/notes/"+strconv.FormatInt(notes[0].ID, 10)+"/delete", nil, hx...)
 	expectStatus(t, "delete", del, http.StatusOK)
-	expectContains(t, "delete", del.body, `id="notes-body"`, `>Note deleted.</div>`, `data-quote="GN-z11"`)
+	expectContains(t, "delete", del.body, `id="notes-body"`, `>Note deleted.</div>`, `data-quote="GN-z11"`, `hx-swap-oob="innerHTML">(1)</span>`)
+	expectContains(t, "page", c.get(base+"/read").body, `data-testid="notes-count">(1)</span>`)
 	expectLacks(t, "delete", del.body, `data-quote="Dust shapes what we see"`, "<html")
 	expectStatus(t, "delete again", c.postForm(base+"/notes/"+strconv.FormatInt(notes[0].ID, 10)+"/delete", nil, hx...), http.StatusNotFound)
 }

@@ -23,3 +23,12 @@ func (p ReaderPage) NotesView() ReaderNotes {
 	}
 	return n
 }
+
+// notesCount is the notes panel's count, shown beside its title even
+// when the panel is closed: "(3)", or "" without notes.
+func notesCount(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return "(" + itoa(int64(n)) + ")"
+}

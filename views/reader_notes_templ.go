@@ -418,7 +418,20 @@ func ReaderNotesSwap(n ReaderNotes) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 34, "</div>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 34, "</div><span id=\"notes-count\" hx-swap-oob=\"innerHTML\">")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		var templ_7745c5c3_Var23 string
+		templ_7745c5c3_Var23, templ_7745c5c3_Err = templ.JoinStringErrs(notesCount(len(n.Notes)))
+		if templ_7745c5c3_Err != nil {
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/reader_notes.templ`, Line: 84, Col: 74}
+		}
+		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var23))
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 35, "</span>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -448,33 +461,33 @@ func selectionBar(paper PaperRow, passageID int64) templ.Component {
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 35, "<div class=\"selection-tools\"><p id=\"reader-status\" class=\"reader-status\" role=\"status\" aria-live=\"polite\" data-testid=\"reader-status\"></p><form method=\"post\" action=\"")
-		if templ_7745c5c3_Err != nil {
-			return templ_7745c5c3_Err
-		}
-		var templ_7745c5c3_Var24 string
-		templ_7745c5c3_Var24, templ_7745c5c3_Err = templruntime.NewAttributeExpression(templ.SafeURL(paper.URL("/notes"))).ResolveURL(ctx)
-		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/reader_notes.templ`, Line: 96, Col: 46}
-		}
-		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var24)
-		if templ_7745c5c3_Err != nil {
-			return templ_7745c5c3_Err
-		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 36, "\" hx-post=\"")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 36, "<div class=\"selection-tools\"><p id=\"reader-status\" class=\"reader-status\" role=\"status\" aria-live=\"polite\" data-testid=\"reader-status\"></p><form method=\"post\" action=\"")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var25 string
-		templ_7745c5c3_Var25, templ_7745c5c3_Err = templruntime.NewAttributeExpression(paper.URL("/notes")).Resolve(ctx)
+		templ_7745c5c3_Var25, templ_7745c5c3_Err = templruntime.NewAttributeExpression(templ.SafeURL(paper.URL("/notes"))).ResolveURL(ctx)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/reader_notes.templ`, Line: 97, Col: 32}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/reader_notes.templ`, Line: 97, Col: 46}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var25)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 37, "\" hx-target=\"#notes-body\" hx-swap=\"outerHTML\" id=\"selection-actions\" class=\"selection-bar\" aria-label=\"Selected passage\" data-testid=\"selection-actions\" hidden><input type=\"hidden\" name=\"quote\" id=\"selection-quote\" value=\"\"> <input type=\"hidden\" name=\"prefix\" id=\"selection-prefix\" value=\"\"> <input type=\"hidden\" name=\"suffix\" id=\"selection-suffix\" value=\"\"> <input type=\"hidden\" name=\"position\" id=\"selection-position\" value=\"-1\"> <input type=\"hidden\" name=\"kind\" id=\"selection-kind\" value=\"highlight\">")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 37, "\" hx-post=\"")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		var templ_7745c5c3_Var26 string
+		templ_7745c5c3_Var26, templ_7745c5c3_Err = templruntime.NewAttributeExpression(paper.URL("/notes")).Resolve(ctx)
+		if templ_7745c5c3_Err != nil {
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/reader_notes.templ`, Line: 98, Col: 32}
+		}
+		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var26)
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 38, "\" hx-target=\"#notes-body\" hx-swap=\"outerHTML\" id=\"selection-actions\" class=\"selection-bar\" aria-label=\"Selected passage\" data-testid=\"selection-actions\" hidden><input type=\"hidden\" name=\"quote\" id=\"selection-quote\" value=\"\"> <input type=\"hidden\" name=\"prefix\" id=\"selection-prefix\" value=\"\"> <input type=\"hidden\" name=\"suffix\" id=\"selection-suffix\" value=\"\"> <input type=\"hidden\" name=\"position\" id=\"selection-position\" value=\"-1\"> <input type=\"hidden\" name=\"kind\" id=\"selection-kind\" value=\"highlight\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -482,7 +495,7 @@ func selectionBar(paper PaperRow, passageID int64) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 38, "<div class=\"selection-buttons\" id=\"selection-buttons\"><button type=\"submit\" id=\"highlight-button\" data-testid=\"highlight-button\">Highlight</button> <button type=\"button\" id=\"note-button\" data-testid=\"note-button\" aria-expanded=\"false\" aria-controls=\"selection-note\">Note…</button></div><div id=\"selection-note\" class=\"selection-note\" hidden><p class=\"selection-quote\" id=\"selection-preview\" data-testid=\"selection-preview\"></p><label for=\"selection-body\">Note on the selected passage</label> <textarea id=\"selection-body\" name=\"body\" rows=\"3\" maxlength=\"10000\"></textarea><div class=\"selection-buttons\"><button type=\"submit\" id=\"selection-save\" data-testid=\"selection-save\">Save note</button> <button type=\"button\" id=\"selection-cancel\" class=\"secondary\">Cancel</button></div></div></form></div>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 39, "<div class=\"selection-buttons\" id=\"selection-buttons\"><button type=\"submit\" id=\"highlight-button\" data-testid=\"highlight-button\">Highlight</button> <button type=\"button\" id=\"note-button\" data-testid=\"note-button\" aria-expanded=\"false\" aria-controls=\"selection-note\">Note…</button></div><div id=\"selection-note\" class=\"selection-note\" hidden><p class=\"selection-quote\" id=\"selection-preview\" data-testid=\"selection-preview\"></p><label for=\"selection-body\">Note on the selected passage</label> <textarea id=\"selection-body\" name=\"body\" rows=\"3\" maxlength=\"10000\"></textarea><div class=\"selection-buttons\"><button type=\"submit\" id=\"selection-save\" data-testid=\"selection-save\">Save note</button> <button type=\"button\" id=\"selection-cancel\" class=\"secondary\">Cancel</button></div></div></form></div>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
