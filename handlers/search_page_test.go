@@ -51,8 +51,12 @@ func TestSearchPage(t *testing.T) {
 		`hx-trigger="keyup changed delay:300ms, search"`, `hx-target="#search-results"`,
 		`id="search-results" aria-live="polite" data-testid="search-results"`, "Type a word or two")
 	expectLacks(t, "empty search", res.body, `data-testid="only-session"`, `data-testid="search-hit"`)
-	// Search comes right after Research in the navigation.
-	expectContains(t, "nav", res.body, `<li><a href="/research">Research</a></li><li><a href="/library">Library</a></li><li><a href="/search" aria-current="page">Search</a></li>`)
+	// Search is in the navigation after Research and the Library.
+	nav := res.body[strings.Index(res.body, `data-testid="main-nav"`):]
+	if r, l, s := strings.Index(nav, `<a href="/research">Research</a>`), strings.Index(nav, `<a href="/library">Library</a>`),
+		strings.Index(nav, `<a href="/search" aria-current="page">Search</a>`); r < 0 || l < r || s < l {
+		t.Errorf("nav: Research %d, Library %d, Search %d: want all three, in that order", r, l, s)
+	}
 
 	// Plain form submit: the full page with the results.
 	res = c.get("/search?q=" + url.QueryEscape("perse"))
