@@ -25,7 +25,7 @@ import (
 // fixture is an MCP service over a real SQLite file, the agent's standard
 // registry and fakes for ADS/arXiv, Sesame and the passage index.
 type fixture struct {
-	t          *testing.T
+	t          testing.TB
 	st         *store.Store
 	rt         *agent.Runtime
 	svc        *Service
@@ -87,7 +87,7 @@ func (fakeAsk) Ask(ctx context.Context, q rag.Query) (rag.Answer, error) {
 		Paragraphs: [][]rag.Sentence{{{Text: "The mass is 6.5e9 Msun.", Cites: []int{1}}}}}, nil
 }
 
-func newFixture(t *testing.T) *fixture {
+func newFixture(t testing.TB) *fixture {
 	t.Helper()
 	ctx := context.Background()
 	dir := t.TempDir()

@@ -15,6 +15,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/google/uuid"
@@ -46,6 +47,15 @@ type Service struct {
 	version string
 	log     *slog.Logger
 	tools   []offeredTool
+
+	mu      sync.Mutex
+	servers map[int64]cachedServer // by user id
+}
+
+// cachedServer is a user's server and the prompts it was built with.
+type cachedServer struct {
+	srv     *mcp.Server
+	prompts string
 }
 
 // New binds the exposed tools to the runtime's registry. It fails when a
@@ -59,7 +69,8 @@ func New(d Deps) (*Service, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Service{rt: d.Runtime, st: d.Store, skills: d.Skills, version: d.Version, log: log, tools: offered}, nil
+	return &Service{rt: d.Runtime, st: d.Store, skills: d.Skills, version: d.Version, log: log, tools: offered,
+		servers: map[int64]cachedServer{}}, nil
 }
 
 // ToolNames lists the tools offered, in order.
@@ -79,15 +90,32 @@ query_target to resolve object names with CDS Sesame, import_paper to add a pape
 Parsed papers are resources astro://papers/{id} (Markdown) and astro://papers/{id}/notes.`
 
 // ServerFor returns an MCP server acting for u: tools, resources and
-// prompts as of now (skills edited on disk show on the next request).
+// prompts as of now. Servers are kept per user (building one costs a few
+// milliseconds, mostly the SDK checking tool schemas) and rebuilt when the
+// skills directory's prompts change, so an edited skill shows on the next
+// request. A server may serve many requests at once.
 func (s *Service) ServerFor(ctx context.Context, u store.User) *mcp.Server {
+	list := s.skillList(ctx)
+	sig := promptSignature(list)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if c, ok := s.servers[u.ID]; ok && c.prompts == sig {
+		return c.srv
+	}
+	srv := s.build(u, list)
+	s.servers[u.ID] = cachedServer{srv: srv, prompts: sig}
+	return srv
+}
+
+// build makes u's server with the given skills as prompts.
+func (s *Service) build(u store.User, list []skills.Skill) *mcp.Server {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "astroresearch", Title: "AstroResearch", Version: s.version},
 		&mcp.ServerOptions{Instructions: instructions, Logger: s.log, HasTools: true, HasResources: true, HasPrompts: true})
 	for _, t := range s.tools {
 		srv.AddTool(t.def, s.handler(u, t))
 	}
 	s.addResources(srv, u)
-	s.addPrompts(ctx, srv, u)
+	s.addPrompts(srv, list)
 	srv.AddReceivingMiddleware(s.audit(u), s.listLibrary(u))
 	return srv
 }
