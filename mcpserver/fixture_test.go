@@ -81,6 +81,13 @@ func (fakeResolver) Resolve(ctx context.Context, name string) (sesame.Object, er
 type fakeAsk struct{}
 
 func (fakeAsk) Ask(ctx context.Context, q rag.Query) (rag.Answer, error) {
+	if q.Text == "slow" { // stands for a long model call
+		select {
+		case <-ctx.Done():
+			return rag.Answer{}, ctx.Err()
+		case <-time.After(3 * time.Second):
+		}
+	}
 	y := 2019
 	return rag.Answer{Question: q.Text, Mode: rag.ModeHybrid, Passages: []rag.Hit{{Passage: rag.Passage{ID: 4, PaperID: 1,
 		SectionPath: "3 Results", Text: "We infer a black hole mass of 6.5e9 Msun."}, Title: "Shadows", Year: &y}},
