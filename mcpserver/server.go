@@ -73,21 +73,13 @@ func New(d Deps) (*Service, error) {
 		servers: map[int64]cachedServer{}}, nil
 }
 
-// ToolNames lists the tools offered, in order.
-func (s *Service) ToolNames() []string {
-	names := make([]string, len(s.tools))
-	for i, t := range s.tools {
-		names[i] = t.name
-	}
-	return names
-}
-
 // instructions tell the client's model what this server is for.
 const instructions = `AstroResearch: the user's own astronomy library and research tools.
 Use library_search to find papers the user already has (each has a library number #N), get_paper_content to read a parsed paper,
 rag_search to answer questions from the library's passages with citations, search_papers and get_paper_metadata for ADS and arXiv,
 query_target to resolve object names with CDS Sesame, import_paper to add a paper and save_note to leave the user a note.
-Parsed papers are resources astro://papers/{id} (Markdown) and astro://papers/{id}/notes.`
+Parsed papers are resources astro://papers/{id} (Markdown) and astro://papers/{id}/notes.
+Downloading and parsing papers happens in the AstroResearch web app (the paper's page), not through this server.`
 
 // ServerFor returns an MCP server acting for u: tools, resources and
 // prompts as of now. Servers are kept per user (building one costs a few
