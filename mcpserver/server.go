@@ -5,9 +5,10 @@
 // agent and counted in the metrics), each parsed paper and the user's notes
 // on it as resources, and the shipped skills as prompts.
 //
-// The HTTP layer authenticates the caller and asks ServerFor for a server
-// bound to that user; the server is stateless (one per request), so every
-// request is authenticated again and a disabled account stops at once.
+// The HTTP layer authenticates the caller on every request and asks
+// ServerFor for the server bound to that user, served statelessly (no MCP
+// session outlives a request), so a revoked token or a disabled account
+// stops at once.
 // Bridge connects a stdio client to such a server over HTTP.
 package mcpserver
 
