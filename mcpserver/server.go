@@ -113,8 +113,9 @@ func (s *Service) build(u store.User, list []skills.Skill) *mcp.Server {
 	return srv
 }
 
-// audit records resource reads and prompt requests like tool calls (tool
-// calls record themselves through the runtime).
+// audit records resource reads, library listings and prompt requests like
+// tool calls (tool calls record themselves through the runtime); listings
+// of tools, templates and prompts read no user data and are not recorded.
 func (s *Service) audit(u store.User) mcp.Middleware {
 	return func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
@@ -124,6 +125,11 @@ func (s *Service) audit(u store.User) mcp.Middleware {
 				name, subject = "read_resource", r.Params.URI
 			case *mcp.GetPromptRequest:
 				name, subject = "get_prompt", r.Params.Name
+			case *mcp.ListResourcesRequest:
+				name, subject = "list_resources", "library page"
+				if r.Params != nil && r.Params.Cursor != "" {
+					subject += " after cursor " + r.Params.Cursor
+				}
 			default:
 				return next(ctx, method, req)
 			}
