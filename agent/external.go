@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/astroresearch/astroresearch/agent/tools"
@@ -70,12 +71,14 @@ func (r *Runtime) RunExternal(ctx context.Context, c ExternalCall) ExternalOutco
 	}
 	name := c.Tool.Name()
 	log := r.d.Log.With("agent", c.Agent, "tool", name, "tool_call_id", c.CallID, "user", c.UserID)
+	progress, closeProgress := liveProgress(c.Progress)
 	tc := &tools.Context{Services: r.d.Services, SessionID: c.SessionID, UserID: c.UserID, AgentName: c.Agent,
-		ToolCallID: c.CallID, Silent: true, Log: log, Progress: c.Progress}
+		ToolCallID: c.CallID, Silent: true, Log: log, Progress: progress}
 	out := r.prepareExternal(ctx, c, tc, &args)
 	if out.Status == "" {
 		out = r.executeExternal(ctx, c.Tool, tc, args)
 	}
+	closeProgress() // a tool that outlives its call reports to no one
 	r.finishExternal(ctx, c, args, out)
 	return out
 }
@@ -135,6 +138,12 @@ func (r *Runtime) executeExternal(ctx context.Context, tool tools.Tool, tc *tool
 	case o = <-done:
 	case <-runCtx.Done():
 		o.err = runCtx.Err()
+		grace := time.NewTimer(toolStopGrace) // let it wind down, as in a turn
+		select {
+		case <-done:
+		case <-grace.C:
+		}
+		grace.Stop()
 	}
 	elapsed := time.Since(start)
 	switch {
@@ -149,6 +158,28 @@ func (r *Runtime) executeExternal(ctx context.Context, tool tools.Tool, tc *tool
 		return ExternalOutcome{Status: "error", Elapsed: elapsed, Result: o.res}
 	}
 	return ExternalOutcome{Status: "ok", Elapsed: elapsed, Result: o.res}
+}
+
+// liveProgress wraps report so that it can be shut off: after the returned
+// close function, calls are dropped, and none is still running when close
+// returns. A nil report gives a nil function.
+func liveProgress(report func(string)) (func(string), func()) {
+	if report == nil {
+		return nil, func() {}
+	}
+	var mu sync.Mutex
+	closed := false
+	return func(text string) {
+			mu.Lock()
+			defer mu.Unlock()
+			if !closed {
+				report(text)
+			}
+		}, func() {
+			mu.Lock()
+			closed = true
+			mu.Unlock()
+		}
 }
 
 // finishExternal runs the PostToolUse (or PostToolUseFailure) hooks: the

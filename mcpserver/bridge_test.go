@@ -124,3 +124,23 @@ func TestBridgeUnreachable(t *testing.T) {
 		t.Fatalf("%v", err)
 	}
 }
+
+// TestBridgeCancel: a call the client gives up on is dropped by the bridge,
+// which goes on relaying other calls at once.
+func TestBridgeCancel(t *testing.T) {
+	f := newFixture(t)
+	cs, err := f.bridged("vera-token")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "rag_search", Arguments: map[string]any{"query": "slow"}}); err == nil {
+		t.Fatal("the slow call was not cancelled")
+	}
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "library_search", Arguments: map[string]any{}})
+	if err != nil || res.IsError || time.Since(start) > 2*time.Second {
+		t.Fatalf("after a cancel: %+v %v (%s)", res, err, time.Since(start))
+	}
+}

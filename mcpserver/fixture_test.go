@@ -25,7 +25,7 @@ import (
 // fixture is an MCP service over a real SQLite file, the agent's standard
 // registry and fakes for ADS/arXiv, Sesame and the passage index.
 type fixture struct {
-	t          *testing.T
+	t          testing.TB
 	st         *store.Store
 	rt         *agent.Runtime
 	svc        *Service
@@ -81,13 +81,20 @@ func (fakeResolver) Resolve(ctx context.Context, name string) (sesame.Object, er
 type fakeAsk struct{}
 
 func (fakeAsk) Ask(ctx context.Context, q rag.Query) (rag.Answer, error) {
+	if q.Text == "slow" { // stands for a long model call
+		select {
+		case <-ctx.Done():
+			return rag.Answer{}, ctx.Err()
+		case <-time.After(3 * time.Second):
+		}
+	}
 	y := 2019
 	return rag.Answer{Question: q.Text, Mode: rag.ModeHybrid, Passages: []rag.Hit{{Passage: rag.Passage{ID: 4, PaperID: 1,
 		SectionPath: "3 Results", Text: "We infer a black hole mass of 6.5e9 Msun."}, Title: "Shadows", Year: &y}},
 		Paragraphs: [][]rag.Sentence{{{Text: "The mass is 6.5e9 Msun.", Cites: []int{1}}}}}, nil
 }
 
-func newFixture(t *testing.T) *fixture {
+func newFixture(t testing.TB) *fixture {
 	t.Helper()
 	ctx := context.Background()
 	dir := t.TempDir()

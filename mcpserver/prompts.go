@@ -8,25 +8,39 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/astroresearch/astroresearch/agent/tools/skills"
-	"github.com/astroresearch/astroresearch/store"
 )
 
 // maxTaskChars bounds a prompt's task argument.
 const maxTaskChars = 10_000
 
-// addPrompts offers every skill of the skills directory (the shipped ones —
-// literature review, comparing measurements — and the user's own) as a
-// prompt with one optional argument, the task. The skill is read again when
-// the prompt is requested, so an edit shows at once.
-func (s *Service) addPrompts(ctx context.Context, srv *mcp.Server, u store.User) {
+// skillList is the skills directory's skills now (none without a library
+// or when it cannot be read, which is logged).
+func (s *Service) skillList(ctx context.Context) []skills.Skill {
 	if s.skills == nil {
-		return
+		return nil
 	}
 	list, err := s.skills.List(ctx)
 	if err != nil {
 		s.log.Error("mcp: list skills", "err", err)
-		return
+		return nil
 	}
+	return list
+}
+
+// promptSignature changes whenever the prompts made from list would.
+func promptSignature(list []skills.Skill) string {
+	var b strings.Builder
+	for _, sk := range list {
+		b.WriteString(sk.Name + "\x00" + sk.Description + "\x00")
+	}
+	return b.String()
+}
+
+// addPrompts offers every skill of the skills directory (the shipped ones —
+// literature review, comparing measurements — and the user's own) as a
+// prompt with one optional argument, the task. The skill's text is read
+// again when the prompt is requested, so an edit of its body shows at once.
+func (s *Service) addPrompts(srv *mcp.Server, list []skills.Skill) {
 	for _, sk := range list {
 		srv.AddPrompt(&mcp.Prompt{Name: sk.Name, Title: promptTitle(sk.Name), Description: sk.Description,
 			Arguments: []*mcp.PromptArgument{{Name: "task", Title: "Task",

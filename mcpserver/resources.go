@@ -178,12 +178,12 @@ func decodeCursor(c string) (int, error) {
 	if c == "" {
 		return 0, nil
 	}
-	raw, err := base64.RawURLEncoding.DecodeString(c)
+	raw, err := base64.RawURLEncoding.Strict().DecodeString(c)
 	if err != nil {
 		return 0, err
 	}
 	n, err := strconv.Atoi(strings.TrimPrefix(string(raw), "papers:"))
-	if err != nil || n < 0 || n > maxOffset || !strings.HasPrefix(string(raw), "papers:") {
+	if err != nil || n < 0 || n > maxOffset || string(raw) != "papers:"+strconv.Itoa(n) {
 		return 0, errors.New("bad cursor")
 	}
 	return n, nil

@@ -127,4 +127,10 @@ func TestListLibrary(t *testing.T) {
 			t.Errorf("cursor %q accepted", c)
 		}
 	}
+	sess, _ := f.st.MCPSession(ctx, f.vera.ID)
+	rows, _ := f.st.AuditForSession(ctx, sess.ID)
+	if len(rows) != 8 || rows[0].Tool != "list_resources" || rows[0].OutputPreview != "library page" ||
+		!strings.HasPrefix(rows[1].OutputPreview, "library page after cursor ") || rows[7].Status != "error" {
+		t.Fatalf("audit %+v", rows)
+	}
 }

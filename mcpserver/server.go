@@ -5,9 +5,10 @@
 // agent and counted in the metrics), each parsed paper and the user's notes
 // on it as resources, and the shipped skills as prompts.
 //
-// The HTTP layer authenticates the caller and asks ServerFor for a server
-// bound to that user; the server is stateless (one per request), so every
-// request is authenticated again and a disabled account stops at once.
+// The HTTP layer authenticates the caller on every request and asks
+// ServerFor for the server bound to that user, served statelessly (no MCP
+// session outlives a request), so a revoked token or a disabled account
+// stops at once.
 // Bridge connects a stdio client to such a server over HTTP.
 package mcpserver
 
@@ -15,6 +16,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/google/uuid"
@@ -46,6 +48,15 @@ type Service struct {
 	version string
 	log     *slog.Logger
 	tools   []offeredTool
+
+	mu      sync.Mutex
+	servers map[int64]cachedServer // by user id
+}
+
+// cachedServer is a user's server and the prompts it was built with.
+type cachedServer struct {
+	srv     *mcp.Server
+	prompts string
 }
 
 // New binds the exposed tools to the runtime's registry. It fails when a
@@ -59,16 +70,8 @@ func New(d Deps) (*Service, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Service{rt: d.Runtime, st: d.Store, skills: d.Skills, version: d.Version, log: log, tools: offered}, nil
-}
-
-// ToolNames lists the tools offered, in order.
-func (s *Service) ToolNames() []string {
-	names := make([]string, len(s.tools))
-	for i, t := range s.tools {
-		names[i] = t.name
-	}
-	return names
+	return &Service{rt: d.Runtime, st: d.Store, skills: d.Skills, version: d.Version, log: log, tools: offered,
+		servers: map[int64]cachedServer{}}, nil
 }
 
 // instructions tell the client's model what this server is for.
@@ -76,24 +79,43 @@ const instructions = `AstroResearch: the user's own astronomy library and resear
 Use library_search to find papers the user already has (each has a library number #N), get_paper_content to read a parsed paper,
 rag_search to answer questions from the library's passages with citations, search_papers and get_paper_metadata for ADS and arXiv,
 query_target to resolve object names with CDS Sesame, import_paper to add a paper and save_note to leave the user a note.
-Parsed papers are resources astro://papers/{id} (Markdown) and astro://papers/{id}/notes.`
+Parsed papers are resources astro://papers/{id} (Markdown) and astro://papers/{id}/notes.
+Downloading and parsing papers happens in the AstroResearch web app (the paper's page), not through this server.`
 
 // ServerFor returns an MCP server acting for u: tools, resources and
-// prompts as of now (skills edited on disk show on the next request).
+// prompts as of now. Servers are kept per user (building one costs a few
+// milliseconds, mostly the SDK checking tool schemas) and rebuilt when the
+// skills directory's prompts change, so an edited skill shows on the next
+// request. A server may serve many requests at once.
 func (s *Service) ServerFor(ctx context.Context, u store.User) *mcp.Server {
+	list := s.skillList(ctx)
+	sig := promptSignature(list)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if c, ok := s.servers[u.ID]; ok && c.prompts == sig {
+		return c.srv
+	}
+	srv := s.build(u, list)
+	s.servers[u.ID] = cachedServer{srv: srv, prompts: sig}
+	return srv
+}
+
+// build makes u's server with the given skills as prompts.
+func (s *Service) build(u store.User, list []skills.Skill) *mcp.Server {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "astroresearch", Title: "AstroResearch", Version: s.version},
 		&mcp.ServerOptions{Instructions: instructions, Logger: s.log, HasTools: true, HasResources: true, HasPrompts: true})
 	for _, t := range s.tools {
 		srv.AddTool(t.def, s.handler(u, t))
 	}
 	s.addResources(srv, u)
-	s.addPrompts(ctx, srv, u)
+	s.addPrompts(srv, list)
 	srv.AddReceivingMiddleware(s.audit(u), s.listLibrary(u))
 	return srv
 }
 
-// audit records resource reads and prompt requests like tool calls (tool
-// calls record themselves through the runtime).
+// audit records resource reads, library listings and prompt requests like
+// tool calls (tool calls record themselves through the runtime); listings
+// of tools, templates and prompts read no user data and are not recorded.
 func (s *Service) audit(u store.User) mcp.Middleware {
 	return func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
@@ -103,6 +125,11 @@ func (s *Service) audit(u store.User) mcp.Middleware {
 				name, subject = "read_resource", r.Params.URI
 			case *mcp.GetPromptRequest:
 				name, subject = "get_prompt", r.Params.Name
+			case *mcp.ListResourcesRequest:
+				name, subject = "list_resources", "library page"
+				if r.Params != nil && r.Params.Cursor != "" {
+					subject += " after cursor " + r.Params.Cursor
+				}
 			default:
 				return next(ctx, method, req)
 			}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -181,5 +182,41 @@ func TestToolErrors(t *testing.T) {
 	}
 	if want := []string{"error", "invalid", "invalid", "error", "error", "error"}; !slices.Equal(statuses, want) {
 		t.Fatalf("audit statuses %v, want %v", statuses, want)
+	}
+}
+
+// TestProgress: a tool's progress lines reach a client that asked for
+// them with a progress token.
+func TestProgress(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	got := make(chan string, 4)
+	client := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, &mcp.ClientOptions{
+		ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
+			got <- fmt.Sprint(r.Params.ProgressToken, " ", r.Params.Message)
+		}})
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := f.svc.ServerFor(ctx, f.vera).Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.Close()
+	cs, err := client.Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	params := &mcp.CallToolParams{Name: "rag_search", Arguments: map[string]any{"query": "mass of M87"}}
+	params.SetProgressToken("p1")
+	if res, err := cs.CallTool(ctx, params); err != nil || res.IsError {
+		t.Fatalf("%+v %v", res, err)
+	}
+	select {
+	case msg := <-got:
+		if msg != "p1 searching the library" {
+			t.Fatalf("progress %q", msg)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("no progress notification")
 	}
 }
