@@ -37,8 +37,9 @@ type Object struct {
 	// order (Simbad, NED, VizieR).
 	Resolvers []string `json:"resolvers"`
 	// Sources says which database each merged field came from, by JSON
-	// field name ("redshift": "NED").
-	Sources map[string]string `json:"sources"`
+	// field name ("redshift": "NED"); left out when empty (a JSON null
+	// would not be the object its schema promises MCP clients).
+	Sources map[string]string `json:"sources,omitempty"`
 }
 
 // ErrNotFound means Sesame answered but none of its databases knows the name.
