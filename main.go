@@ -43,6 +43,7 @@ import (
 	"github.com/astroresearch/astroresearch/research/library"
 	"github.com/astroresearch/astroresearch/research/literature"
 	"github.com/astroresearch/astroresearch/research/measure"
+	"github.com/astroresearch/astroresearch/research/objects"
 	"github.com/astroresearch/astroresearch/research/parse"
 	"github.com/astroresearch/astroresearch/research/rag"
 	"github.com/astroresearch/astroresearch/research/sesame"
@@ -154,7 +155,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 		Ready: &ready, Version: buildVersion(), Agent: rt, Events: events, Model: model,
 		Targets: targets, Sandbox: handlers.SandboxInfo{Available: sandbox.Available, Message: sandbox.Message()},
 		Memory: mem, Library: lib, BibTeX: adsClient, Papers: papers, Downloads: downloads, Links: library.NewLinks(st, adsClient), Parser: parser, Rag: passages,
-		AgentMetrics: metrics,
+		AgentMetrics: metrics, Objects: objects.New(st, targets, adsClient),
 	})
 	if err != nil {
 		return err

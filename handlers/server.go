@@ -20,6 +20,7 @@ import (
 	"github.com/astroresearch/astroresearch/auth"
 	"github.com/astroresearch/astroresearch/config"
 	"github.com/astroresearch/astroresearch/research/library"
+	"github.com/astroresearch/astroresearch/research/objects"
 	"github.com/astroresearch/astroresearch/research/parse"
 	"github.com/astroresearch/astroresearch/research/rag"
 	"github.com/astroresearch/astroresearch/research/sesame"
@@ -72,6 +73,9 @@ type Deps struct {
 	// AgentMetrics is the agent's built-in metrics hook, whose totals the
 	// admin page shows; optional.
 	AgentMetrics *agent.Metrics
+	// Objects builds the object pages; optional (nil: built from Store and
+	// Targets, without the ADS literature block).
+	Objects *objects.Service
 }
 
 // SandboxInfo is what users are told about the shell tool's sandbox.
@@ -124,6 +128,7 @@ type Server struct {
 	parser       *parse.Service
 	links        *library.Links
 	rag          *rag.Service
+	objects      *objects.Service
 	// bufs holds render buffers for reuse (*bytes.Buffer).
 	bufs sync.Pool
 	// listCache holds rendered library list blocks for the current
@@ -154,6 +159,10 @@ func New(d Deps) (*Server, error) {
 		cfg: d.Config, st: d.Store, accounts: d.Accounts, log: d.Log, static: d.Static,
 		now: d.Now, ready: d.Ready, version: d.Version, dataDir: d.DataDir, started: d.Now(),
 		proxies: trustedProxies(d.Config.TrustedProxies), agent: d.Agent, events: d.Events, model: d.Model, targets: d.Targets, sandbox: d.Sandbox, agentMetrics: d.AgentMetrics, memory: d.Memory, library: d.Library, bibtex: d.BibTeX, papers: d.Papers, downloads: d.Downloads, parser: d.Parser, links: d.Links, rag: d.Rag,
+	}
+	s.objects = d.Objects
+	if s.objects == nil {
+		s.objects = objects.New(d.Store, d.Targets, nil)
 	}
 	s.listCache = newVersionedCache[string](256)
 	s.pdfJobs.ctx, s.pdfJobs.cancel = context.WithCancel(context.Background())

@@ -45,8 +45,8 @@ func (c Chrome) Nav() []NavItem {
 		{Key: "home", Label: "Home", Path: "/"},
 		{Key: "research", Label: "Research", Path: "/research"},
 		{Key: "library", Label: "Library", Path: "/library"},
-		{Key: "measurements", Label: "Measurements", Path: "/measurements"},
 		{Key: "search", Label: "Search", Path: "/search"},
+		{Key: "measurements", Label: "Measurements", Path: "/measurements"},
 		{Key: "audit", Label: "Audit log", Path: "/audit"},
 		{Key: "settings", Label: "Settings", Path: "/settings"},
 	}
