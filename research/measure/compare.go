@@ -115,3 +115,17 @@ func (t Table) ADSQuery() string {
 	}
 	return strings.Join(parts, " ")
 }
+
+// Tables binds Compare to a store and a resolver (the agent tool's view).
+type Tables struct {
+	st *store.Store
+	r  Resolver
+}
+
+// NewTables returns Compare over st, resolving names with r (may be nil).
+func NewTables(st *store.Store, r Resolver) *Tables { return &Tables{st: st, r: r} }
+
+// Compare is Compare(ctx, st, r, quantity, object).
+func (t *Tables) Compare(ctx context.Context, quantity, object string) (Table, error) {
+	return Compare(ctx, t.st, t.r, quantity, object)
+}
