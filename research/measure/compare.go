@@ -61,7 +61,7 @@ func ObjectNames(ctx context.Context, r Resolver, name string) []string {
 // Compare builds the table of quantity's values for the object called
 // name (any object when name is ""), searching every name r knows for it.
 func Compare(ctx context.Context, st *store.Store, r Resolver, quantity, name string) (Table, error) {
-	t := Table{Quantity: strings.TrimSpace(quantity), Object: strings.TrimSpace(name)}
+	t := Table{Quantity: CanonicalQuantity(quantity), Object: strings.TrimSpace(name)}
 	if t.Object != "" {
 		t.Names = ObjectNames(ctx, r, t.Object)
 	}
