@@ -17,12 +17,20 @@ const maxSentence = 4000
 // values gives none.
 func Extract(text string) []Measurement {
 	var out []Measurement
+	var headers map[int][]string
+	if strings.Contains(text, "|") {
+		headers = tableHeaders(text)
+	}
 	for _, sp := range sentences(text) {
 		raw := text[sp.start:sp.end]
 		if sp.end-sp.start > maxSentence || !strings.ContainsAny(raw, "0123456789") {
 			continue
 		}
-		for _, m := range extractSentence(raw) {
+		found := extractSentence
+		if h, ok := headers[sp.start]; ok {
+			found = func(row string) []Measurement { return extractRow(row, h) }
+		}
+		for _, m := range found(raw) {
 			m.Sentence, m.Start, m.End = raw, sp.start, sp.end
 			out = append(out, m)
 		}

@@ -119,3 +119,36 @@ func FuzzExtract(f *testing.F) {
 		}
 	})
 }
+
+// TestTables: data rows take their units (and powers of ten) from the
+// header; the row's designation is the object; the header and separator
+// rows give nothing.
+func TestTables(t *testing.T) {
+	text := "Table 2: Galaxies.\n\n| Galaxy | $D$ (Mpc) | $M_{\\rm BH}$ ($10^{8}\\,M_\\odot$) | $z$ | Notes |\n" +
+		"|---|---|---|---|---|\n" +
+		"| NGC 4258 | $7.58 \\pm 0.08$ | 0.40 | 0.0015 | maser |\n" +
+		"| NGC 3115 | 9.54 | $8.9^{+5.1}_{-2.7}$ | – | Fig. 3 |\n\nAfter the table.\n"
+	got := Extract(text)
+	want := []struct {
+		q, unit, object string
+		v, ep, em       float64
+	}{
+		{"distance", "Mpc", "NGC 4258", 7.58, 0.08, 0.08},
+		{"mass", "M☉", "NGC 4258", 0.4e8, 0, 0},
+		{"redshift", "", "NGC 4258", 0.0015, 0, 0},
+		{"distance", "Mpc", "NGC 3115", 9.54, 0, 0},
+		{"mass", "M☉", "NGC 3115", 8.9e8, 5.1e8, 2.7e8},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("got %d values: %+v", len(got), got)
+	}
+	for i, w := range want {
+		g := got[i]
+		if g.Quantity != w.q || g.Unit != w.unit || g.Object != w.object || !near(g.Value, w.v) || !near(g.ErrPlus, w.ep) || !near(g.ErrMinus, w.em) {
+			t.Errorf("%d: %+v, want %+v", i, brief(g), w)
+		}
+		if text[g.Start:g.End] != g.Sentence || !strings.HasPrefix(g.Sentence, "| NGC") {
+			t.Errorf("%d: sentence %q", i, g.Sentence)
+		}
+	}
+}
