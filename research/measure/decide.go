@@ -67,8 +67,8 @@ func (sc *scanner) decide(m *Measurement, before, symRange string, hasErr, logFo
 }
 
 var (
-	atRe         = regexp.MustCompile(`(?i)\bat$`)
-	dimlessKwRe  = regexp.MustCompile(`(?i)\b(redshift|eccentricity|spectral index|optical depth)\s*(?:of|is|was|=|:)?\s*$`)
+	atRe        = regexp.MustCompile(`(?i)\bat$`)
+	dimlessKwRe = regexp.MustCompile(`(?i)\b(redshift|eccentricity|spectral index|optical depth)\s*(?:of|is|was|=|:)?\s*$`)
 )
 
 // dimensionlessKeyword is the dimensionless quantity named right before a
