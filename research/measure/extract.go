@@ -201,6 +201,15 @@ func (sc *scanner) scan() (Measurement, int, bool) {
 		}
 	}
 	u := parseUnit(sc.rest())
+	if u.n == 0 {
+		// A flattened table row: "67.4 ± 0.5 & km s^-1 Mpc^-1 \\".
+		if r := strings.TrimLeft(sc.rest(), " "); strings.HasPrefix(r, "&") {
+			skip := len(sc.rest()) - len(r) + 1
+			if u2 := parseUnit(sc.rest()[skip:]); u2.n > 0 {
+				u = parsedUnit{factors: u2.factors, n: skip + u2.n}
+			}
+		}
+	}
 	cu, unitOK := canonical(u)
 	if u.n > 0 && unitOK {
 		sc.p += u.n
