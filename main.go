@@ -44,6 +44,7 @@ import (
 	"github.com/astroresearch/astroresearch/research/library"
 	"github.com/astroresearch/astroresearch/research/literature"
 	"github.com/astroresearch/astroresearch/research/measure"
+	"github.com/astroresearch/astroresearch/research/objects"
 	"github.com/astroresearch/astroresearch/research/parse"
 	"github.com/astroresearch/astroresearch/research/rag"
 	"github.com/astroresearch/astroresearch/research/sesame"
@@ -146,8 +147,10 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 			log.Warn("rag: queue parsed paper for indexing", "paper", paperID, "err", err)
 		}
 	}
+	objectReports := objects.New(st, targets, adsClient)
 	rt, events, sandbox, err := newRuntime(ctx, cfg, st, model, agent.ToolDeps{Targets: targets, Papers: papers, Library: lib,
-		Importer: lib, Downloads: downloads, Memory: mem, Parser: parser, Rag: passages, BasePath: cfg.BasePath}, metrics, log)
+		Importer: lib, Downloads: downloads, Memory: mem, Parser: parser, Rag: passages, BasePath: cfg.BasePath,
+		Objects: objectReports, Measurements: measure.NewTables(st, targets)}, metrics, log)
 	if err != nil {
 		return err
 	}
@@ -161,7 +164,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 		Ready: &ready, Version: buildVersion(), Agent: rt, Events: events, Model: model,
 		Targets: targets, Sandbox: handlers.SandboxInfo{Available: sandbox.Available, Message: sandbox.Message()},
 		Memory: mem, Library: lib, BibTeX: adsClient, Papers: papers, Downloads: downloads, Links: library.NewLinks(st, adsClient), Parser: parser, Rag: passages,
-		AgentMetrics: metrics, MCP: mcpSvc,
+		AgentMetrics: metrics, MCP: mcpSvc, Objects: objectReports,
 	})
 	if err != nil {
 		return err

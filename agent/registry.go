@@ -38,6 +38,10 @@ type ToolDeps struct {
 	// Rag gives rag_search; BasePath (BASE_PATH) prefixes its reader links.
 	Rag      astro.Asker
 	BasePath string
+	// Objects gives object_literature; Measurements gives
+	// compare_measurements.
+	Objects      astro.ObjectReporter
+	Measurements astro.Comparer
 }
 
 // StandardRegistry returns the research agent's registry: load_tool and
@@ -54,6 +58,12 @@ func StandardRegistry(d ToolDeps) *tools.Registry {
 	}
 	if d.Targets != nil {
 		mustAdd(r, astro.QueryTarget(d.Targets))
+	}
+	if d.Objects != nil {
+		mustAdd(r, astro.ObjectLiterature(d.Objects, d.BasePath))
+	}
+	if d.Measurements != nil {
+		mustAdd(r, astro.CompareMeasurements(d.Measurements, d.BasePath))
 	}
 	if d.Papers != nil {
 		var shelf astro.Shelf

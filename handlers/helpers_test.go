@@ -35,6 +35,7 @@ import (
 	"github.com/astroresearch/astroresearch/research/fetch"
 	"github.com/astroresearch/astroresearch/research/library"
 	"github.com/astroresearch/astroresearch/research/literature"
+	"github.com/astroresearch/astroresearch/research/objects"
 	"github.com/astroresearch/astroresearch/research/parse"
 	"github.com/astroresearch/astroresearch/research/rag"
 	"github.com/astroresearch/astroresearch/research/sesame"
@@ -151,9 +152,10 @@ func newAppLogged(t testing.TB, env map[string]string, log *slog.Logger) *testAp
 	if err != nil {
 		t.Fatal(err)
 	}
+	targets := fakeSesame(t)
 	srv, err := New(Deps{Config: cfg, Store: st, Accounts: accounts, Static: staticFS, Now: clock.Now, MCP: mcpSvc,
 		Ready: ready, Version: "test", DataDir: dir, Log: log, Agent: rt, Events: events, Model: model,
-		Targets: fakeSesame(t), Sandbox: SandboxInfo{Message: "Commands run without an OS sandbox: test."},
+		Targets: targets, Objects: objects.New(st, targets, adsClient), Sandbox: SandboxInfo{Message: "Commands run without an OS sandbox: test."},
 		Library: fakeLibrary(t, st, adsClient), Links: library.NewLinks(st, adsClient), Papers: fakePapers(t), Downloads: fakeDownloader(t, st, dir), Memory: mem,
 		Parser: parse.NewService(st, dir, &parse.PDFEngine{}),
 		Rag:    passages, AgentMetrics: metrics})

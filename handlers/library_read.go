@@ -94,6 +94,9 @@ func (s *Server) readerPage(c echo.Context, p store.Paper, form views.NoteForm) 
 		return views.ReaderPage{}, err
 	}
 	passage, mark, err := s.readerPassage(ctx, c.QueryParam("passage"), p.ID, content.Markdown)
+	if err == nil && mark != nil {
+		narrowToSentence(mark, c.QueryParam("sentence"), content.Markdown)
+	}
 	if err != nil {
 		return views.ReaderPage{}, err
 	}

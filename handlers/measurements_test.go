@@ -80,13 +80,23 @@ func TestMeasurementsTableAndAPI(t *testing.T) {
 	if !strings.Contains(strings.Join(out.Names, "|"), "3C 84") {
 		t.Fatalf("aliases not searched: %v", out.Names)
 	}
-	// The reader opens at the passage the link names.
-	expectContains(t, "reader", c.get(r.Passage.Link).body, `class="passage"`)
+	// The reader opens at the passage the link names, highlighting only
+	// the sentence's paragraph.
+	if !strings.Contains(r.Passage.Link, "&sentence=") && !strings.Contains(r.Passage.Link, "sentence=") {
+		t.Fatalf("link without the sentence: %s", r.Passage.Link)
+	}
+	reader := c.get(r.Passage.Link).body
+	expectContains(t, "reader", reader, `class="passage"`)
+	mark := reader[strings.Index(reader, `class="passage"`):]
+	mark = mark[:strings.Index(mark, "</div>")]
+	if !strings.Contains(mark, "we find") || strings.Contains(mark, "HYPERLINK") || strings.Contains(mark, "Section 3.2") {
+		t.Fatalf("highlight is not the sentence's paragraph: %s", mark)
+	}
 
 	page := c.get("/measurements?object=NGC+1275")
 	expectStatus(t, "page", page, http.StatusOK)
 	expectContains(t, "page", page.body, `data-testid="measurements-table"`, `data-testid="measurements-plot"`, `role="img"`,
-		`<title id="plot-title">`, `(8 ± 2) × 10^8`, `href="/library/`+pid+`/read?passage=`, `href="/objects/3C%2084"`,
+		`<title id="plot-title">`, `(8 ± 2) × 10^8`, `href="/library/`+pid+`/read?passage=`, `&amp;sentence=`, `href="/objects/3C%2084"`,
 		`/measurements/export.csv?`, `/api/papers/bibtex?ids=`+pid)
 	for _, bad := range []string{"<script>alert", "<b>Perseus</b>"} {
 		if strings.Contains(page.body, bad) {

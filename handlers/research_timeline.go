@@ -303,6 +303,9 @@ func (t *timeline) event(ctx context.Context, e agent.Event) ([]timelineOp, erro
 		}
 		r := &views.ToolResult{Output: d.Output, IsError: d.IsError, Elapsed: time.Duration(d.ElapsedMS) * time.Millisecond,
 			Tasks: tasksFrom(d), Link: t.teammateLink(d)}
+		if r.Link.Href == "" {
+			r.Link = t.objectLink(d)
+		}
 		if card, ok := t.cards[d.ToolCallID]; ok {
 			return []timelineOp{{kind: opResult, owner: card, result: r}}, nil
 		}

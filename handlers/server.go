@@ -20,6 +20,7 @@ import (
 	"github.com/astroresearch/astroresearch/config"
 	"github.com/astroresearch/astroresearch/mcpserver"
 	"github.com/astroresearch/astroresearch/research/library"
+	"github.com/astroresearch/astroresearch/research/objects"
 	"github.com/astroresearch/astroresearch/research/parse"
 	"github.com/astroresearch/astroresearch/research/rag"
 	"github.com/astroresearch/astroresearch/research/sesame"
@@ -75,6 +76,9 @@ type Deps struct {
 	// MCP serves the Model Context Protocol at /mcp; optional (no route
 	// and no settings snippet when nil).
 	MCP *mcpserver.Service
+	// Objects builds the object pages; optional (nil: built from Store and
+	// Targets, without the ADS literature block).
+	Objects *objects.Service
 }
 
 // SandboxInfo is what users are told about the shell tool's sandbox.
@@ -130,6 +134,7 @@ type Server struct {
 	mcp          *mcpserver.Service
 	// assets are the static files, hashed and compressed at start-up.
 	assets *assetTable
+	objects      *objects.Service
 	// bufs holds render buffers for reuse (*bytes.Buffer).
 	bufs sync.Pool
 	// gzips holds compressors for on-the-fly compression.
@@ -171,6 +176,10 @@ func New(d Deps) (*Server, error) {
 		return nil, err
 	}
 	s.assets = assets
+	s.objects = d.Objects
+	if s.objects == nil {
+		s.objects = objects.New(d.Store, d.Targets, nil)
+	}
 	s.listCache = newVersionedCache[string](256)
 	s.pdfJobs.ctx, s.pdfJobs.cancel = context.WithCancel(context.Background())
 	s.parseJobs.ctx, s.parseJobs.cancel = context.WithCancel(context.Background())

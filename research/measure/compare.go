@@ -61,7 +61,7 @@ func ObjectNames(ctx context.Context, r Resolver, name string) []string {
 // Compare builds the table of quantity's values for the object called
 // name (any object when name is ""), searching every name r knows for it.
 func Compare(ctx context.Context, st *store.Store, r Resolver, quantity, name string) (Table, error) {
-	t := Table{Quantity: strings.TrimSpace(quantity), Object: strings.TrimSpace(name)}
+	t := Table{Quantity: CanonicalQuantity(quantity), Object: strings.TrimSpace(name)}
 	if t.Object != "" {
 		t.Names = ObjectNames(ctx, r, t.Object)
 	}
@@ -114,4 +114,18 @@ func (t Table) ADSQuery() string {
 		parts = append(parts, `abs:"`+strings.ReplaceAll(w, `"`, ``)+`"`)
 	}
 	return strings.Join(parts, " ")
+}
+
+// Tables binds Compare to a store and a resolver (the agent tool's view).
+type Tables struct {
+	st *store.Store
+	r  Resolver
+}
+
+// NewTables returns Compare over st, resolving names with r (may be nil).
+func NewTables(st *store.Store, r Resolver) *Tables { return &Tables{st: st, r: r} }
+
+// Compare is Compare(ctx, st, r, quantity, object).
+func (t *Tables) Compare(ctx context.Context, quantity, object string) (Table, error) {
+	return Compare(ctx, t.st, t.r, quantity, object)
 }

@@ -3,26 +3,19 @@ package measure
 import (
 	"regexp"
 	"strings"
+	"unicode/utf8"
 )
 
-var (
-	// limitWordRe and approxWordRe are limits and approximations said in words.
-	upperWordRe  = regexp.MustCompile(`(?i)(?:less than|lower than|smaller than|fainter than|shorter than|fewer than|at most|up to|upper limit (?:of|on [^,;]{0,40}? of)|maximum of|no more than|below)\s*$`)
-	lowerWordRe  = regexp.MustCompile(`(?i)(?:greater than|more than|larger than|higher than|at least|lower limit (?:of|on [^,;]{0,40}? of)|minimum of|in excess of|exceeding|exceeds|exceeded|exceed|above)\s*$`)
-	approxWordRe = regexp.MustCompile(`(?i)(?:approximately|about|roughly|around|of order|nearly|some)\s*$`)
-	// introRe: words that introduce a value ("a mass of", "is", "was").
-	introRe = regexp.MustCompile(`(?i)(?:\bof|\bis|\bwas|\bare|\bwere|\bbe|\bbeing|\bgives|\bgive|\byields|\byield|\bfind|\bfinds|\bfound|\bmeasure|\bmeasured|\bobtain|\bobtained|\bestimate|\bderive|\binfer|\breaches|\breach|\bhas|\bhave|\badopt|\bassume|\bas|\bwith|(?:moves|moving|travels|expands|expanding|rotates|rotating|orbits|orbiting)\s+at|:)\s*$`)
-	// referenceRe: a number that names part of a paper, not a value.
-	referenceRe = regexp.MustCompile(`(?i)(?:section|sect\.|sec\.|§|fig\.|figs\.|figure|figures|table|tables|tab\.|eq\.|eqs\.|equation|equations|appendix|chapter|paper|step|version|v|dr|no\.|ref\.|panel|row|column|model|run|case)\s*\(?\s*$`)
-	symbolCutRe = regexp.MustCompile(`(?i).*(?:,|;|\bof\b|\bis\b|\bwith\b|\band\b|\bthat\b|\bthe\b|\ba\b|\bfind\b|\bwe\b|\bgives\b|\bat\b|\bhas\b|\bspans\b|\bwhere\b|\bobtain\b|\bmeasure\b|\bderive\b|\badopt\b)`)
-)
+var symbolCutRe = regexp.MustCompile(`(?i).*(?:,|;|\bof\b|\bis\b|\bwith\b|\band\b|\bthat\b|\bthe\b|\ba\b|\bfind\b|\bwe\b|\bgives\b|\bat\b|\bhas\b|\bspans\b|\bwhere\b|\bobtain\b|\bmeasure\b|\bderive\b|\badopt\b)`)
 
 // decide classifies the value from the words before it (bound, symbol,
 // keyword) and its unit, fills Quantity, Unit and Bound, converts the
 // unit, and reports whether it is a reported value at all.
 func (sc *scanner) decide(m *Measurement, before, symRange string, hasErr, logForm bool, cu canonicalUnit, unitOK bool) bool {
-	b := strings.TrimRight(before, " (")
-	if referenceRe.MatchString(b) {
+	// The end-anchored patterns only ever look at the last words: give them
+	// a short tail, not the whole clause (they scan from every position).
+	b := tail(strings.TrimRight(before, " ("), 80)
+	if isReference(b) {
 		return false
 	}
 	bound, eq, rest := boundBefore(b)
@@ -37,7 +30,7 @@ func (sc *scanner) decide(m *Measurement, before, symRange string, hasErr, logFo
 		sym = symRange
 	}
 	sq, hasSym := symbolOf(sym)
-	intro := introRe.MatchString(b) || eq || bound != "" || m.Bound == "range" && rangeIntroRe.MatchString(b)
+	intro := isIntro(b) || eq || bound != "" || m.Bound == "range" && endsWithWord(b, rangeIntroWords)
 	switch {
 	case unitOK:
 		if logForm {
@@ -51,8 +44,8 @@ func (sc *scanner) decide(m *Measurement, before, symRange string, hasErr, logFo
 		m.Quantity, m.Unit = "H0", "km s⁻¹ Mpc⁻¹"
 	case hasSym && (eq || bound != "" || symRange != ""):
 		m.Quantity = sq.quantity
-	case intro && dimensionlessKeyword(before) != "":
-		m.Quantity = dimensionlessKeyword(before)
+	case intro && dimensionlessKeyword(b) != "":
+		m.Quantity = dimensionlessKeyword(b)
 	default:
 		return false
 	}
@@ -74,9 +67,8 @@ func (sc *scanner) decide(m *Measurement, before, symRange string, hasErr, logFo
 }
 
 var (
-	rangeIntroRe = regexp.MustCompile(`(?i)\b(?:between|from|spans?|spanning|range|ranges|ranging|within)$`)
-	atRe         = regexp.MustCompile(`(?i)\bat$`)
-	dimlessKwRe  = regexp.MustCompile(`(?i)\b(redshift|eccentricity|spectral index|optical depth)\s*(?:of|is|was|=|:)?\s*$`)
+	atRe        = regexp.MustCompile(`(?i)\bat$`)
+	dimlessKwRe = regexp.MustCompile(`(?i)\b(redshift|eccentricity|spectral index|optical depth)\s*(?:of|is|was|=|:)?\s*$`)
 )
 
 // dimensionlessKeyword is the dimensionless quantity named right before a
@@ -95,6 +87,18 @@ func dimensionlessKeyword(before string) string {
 		return "spectral_index"
 	}
 	return "tau"
+}
+
+// tail is the last n bytes of s, cut at a rune boundary.
+func tail(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	i := len(s) - n
+	for i < len(s) && !utf8.RuneStart(s[i]) {
+		i++
+	}
+	return s[i:]
 }
 
 func scaleAll(m *Measurement, p int) {
@@ -131,14 +135,7 @@ func boundBefore(b string) (bound string, eq bool, rest string) {
 		break
 	}
 	if bound == "" {
-		switch {
-		case upperWordRe.MatchString(rest):
-			bound = "<"
-		case lowerWordRe.MatchString(rest):
-			bound = ">"
-		case approxWordRe.MatchString(rest):
-			bound = "~"
-		}
+		bound = boundInWords(rest)
 	}
 	return bound, eq, rest
 }

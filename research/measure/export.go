@@ -56,9 +56,10 @@ func scaled(m store.Measurement) (store.Measurement, int) {
 func short(v float64) string { return strconv.FormatFloat(v, 'g', 12, 64) }
 
 // WriteCSV writes the table as CSV: one row per value with its paper.
-// Every text cell is quoted, and one that a spreadsheet would run as a
-// formula (starting with = + - @, tab or carriage return) gets a leading
-// apostrophe; numbers are written by strconv and never start a formula.
+// Every cell is quoted; a text cell that a spreadsheet would run as a
+// formula (starting with = + - @, tab or carriage return) also gets a
+// leading apostrophe. Numbers are written by strconv (a negative number
+// stays a number, never a formula).
 func WriteCSV(w io.Writer, t Table, keys map[int64]string) error {
 	var b strings.Builder
 	b.WriteString(csvText("quantity") + "," + csvText("value") + "," + csvText("err_plus") + "," + csvText("err_minus") + "," +
@@ -72,14 +73,17 @@ func WriteCSV(w io.Writer, t Table, keys map[int64]string) error {
 		if r.Bibcode != nil {
 			bibcode = *r.Bibcode
 		}
-		cells := []string{csvText(r.Quantity), fmtNum(r.Value), fmtNum(r.ErrPlus), fmtNum(r.ErrMinus), csvText(r.Bound), fmtNum(r.Upper),
-			csvText(r.Unit), csvText(r.Object), year, strconv.FormatInt(r.PaperID, 10), csvText(bibcode),
+		cells := []string{csvText(r.Quantity), csvNum(r.Value), csvNum(r.ErrPlus), csvNum(r.ErrMinus), csvText(r.Bound), csvNum(r.Upper),
+			csvText(r.Unit), csvText(r.Object), `"` + year + `"`, `"` + strconv.FormatInt(r.PaperID, 10) + `"`, csvText(bibcode),
 			csvText(keys[r.PaperID]), csvText(r.Title), csvText(r.Sentence)}
 		b.WriteString(strings.Join(cells, ",") + "\r\n")
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
+
+// csvNum quotes a number.
+func csvNum(v float64) string { return `"` + fmtNum(v) + `"` }
 
 // csvText quotes a text cell, defusing spreadsheet formulas.
 func csvText(s string) string {

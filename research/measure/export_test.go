@@ -73,3 +73,11 @@ func TestFormatValue(t *testing.T) {
 		}
 	}
 }
+
+func TestCanonicalQuantity(t *testing.T) {
+	for in, want := range map[string]string{"h0": "H0", " Hubble constant ": "H0", "sigma8": "sigma_8", "distance": "distance", "mass": "mass", "weird": "weird"} {
+		if got := CanonicalQuantity(in); got != want {
+			t.Errorf("%q: %q, want %q", in, got, want)
+		}
+	}
+}

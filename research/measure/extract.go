@@ -17,12 +17,20 @@ const maxSentence = 4000
 // values gives none.
 func Extract(text string) []Measurement {
 	var out []Measurement
+	var headers map[int][]string
+	if strings.Contains(text, "|") {
+		headers = tableHeaders(text)
+	}
 	for _, sp := range sentences(text) {
 		raw := text[sp.start:sp.end]
 		if sp.end-sp.start > maxSentence || !strings.ContainsAny(raw, "0123456789") {
 			continue
 		}
-		for _, m := range extractSentence(raw) {
+		found := extractSentence
+		if h, ok := headers[sp.start]; ok {
+			found = func(row string) []Measurement { return extractRow(row, h) }
+		}
+		for _, m := range found(raw) {
 			m.Sentence, m.Start, m.End = raw, sp.start, sp.end
 			out = append(out, m)
 		}
@@ -193,6 +201,15 @@ func (sc *scanner) scan() (Measurement, int, bool) {
 		}
 	}
 	u := parseUnit(sc.rest())
+	if u.n == 0 {
+		// A flattened table row: "67.4 ± 0.5 & km s^-1 Mpc^-1 \\".
+		if r := strings.TrimLeft(sc.rest(), " "); strings.HasPrefix(r, "&") {
+			skip := len(sc.rest()) - len(r) + 1
+			if u2 := parseUnit(sc.rest()[skip:]); u2.n > 0 {
+				u = parsedUnit{factors: u2.factors, n: skip + u2.n}
+			}
+		}
+	}
 	cu, unitOK := canonical(u)
 	if u.n > 0 && unitOK {
 		sc.p += u.n

@@ -22,11 +22,32 @@ var objectRe = regexp.MustCompile(`\b(?:` +
 
 // objectsIn lists the object names in a sentence with their byte offsets.
 func objectsIn(s string) [][2]int {
+	if !mayNameObject(s) {
+		return nil
+	}
 	var out [][2]int
 	for _, loc := range objectRe.FindAllStringIndex(s, -1) {
 		out = append(out, [2]int{loc[0], loc[1]})
 	}
 	return out
+}
+
+// mayNameObject is a cheap filter before objectRe: every designation it
+// finds has a capital letter next to a digit or a space and a digit, or
+// is one of the proper names.
+func mayNameObject(s string) bool {
+	for i := 1; i < len(s); i++ {
+		c := s[i]
+		if c >= '0' && c <= '9' {
+			p := s[i-1]
+			if p >= 'A' && p <= 'Z' || p == ' ' && i >= 2 && (s[i-2] >= 'A' && s[i-2] <= 'Z' || s[i-2] >= 'a' && s[i-2] <= 'z') || p == '-' {
+				return true
+			}
+		}
+	}
+	return strings.Contains(s, "MC") || strings.Contains(s, "Sgr") || strings.Contains(s, "Milky") || strings.Contains(s, "Andromeda") ||
+		strings.Contains(s, "Crab") || strings.Contains(s, "Orion") || strings.Contains(s, "luster") || strings.Contains(s, " A") ||
+		strings.Contains(s, "Magellanic")
 }
 
 // objectFor is the object a value at byte offset at of s is about: the

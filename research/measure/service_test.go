@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/astroresearch/astroresearch/migrations"
 	"github.com/astroresearch/astroresearch/research/rag"
@@ -113,5 +114,42 @@ func TestMeasurementsFilterByObjectNames(t *testing.T) {
 	q, err := st.MeasurementQuantities(ctx)
 	if err != nil || len(q) != 1 || q[0].Quantity != "distance" || q[0].Count != 2 {
 		t.Fatalf("quantities %+v %v", q, err)
+	}
+}
+
+// TestRunWakesAndStops: the worker extracts a paper indexed while it
+// sleeps as soon as it is woken, and returns when its context ends.
+func TestRunWakesAndStops(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	st := openStore(t)
+	arxiv := "1901.00003"
+	p, _, _ := st.UpsertPaper(ctx, store.Paper{Title: "x", ArxivID: &arxiv})
+	md := paperV2
+	svc := NewService(st, func(context.Context, int64) (string, error) { return md, nil }, nil)
+	done := make(chan struct{})
+	go func() { defer close(done); svc.Run(ctx) }()
+	idx := rag.New(st, rag.Options{OnIndexed: func(int64) { svc.Wake() }})
+	if err := idx.IndexPaper(ctx, p.ID, md); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		rows, err := st.Measurements(ctx, store.MeasurementFilter{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rows) == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the worker did not extract the woken paper")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	cancel()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("Run did not return after cancel")
 	}
 }
