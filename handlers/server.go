@@ -133,8 +133,8 @@ type Server struct {
 	rag          *rag.Service
 	mcp          *mcpserver.Service
 	// assets are the static files, hashed and compressed at start-up.
-	assets *assetTable
-	objects      *objects.Service
+	assets  *assetTable
+	objects *objects.Service
 	// bufs holds render buffers for reuse (*bytes.Buffer).
 	bufs sync.Pool
 	// gzips holds compressors for on-the-fly compression.
