@@ -146,13 +146,17 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
+	daily, err := newTriage(cfg, st, arxivClient, targets, lib, model, log)
+	if err != nil {
+		return err
+	}
 	var ready atomic.Bool
 	srv, err := handlers.New(handlers.Deps{
 		Config: cfg, Store: st, Accounts: accounts, Log: log, Static: static.FS,
 		Ready: &ready, Version: buildVersion(), Agent: rt, Events: events, Model: model,
 		Targets: targets, Sandbox: handlers.SandboxInfo{Available: sandbox.Available, Message: sandbox.Message()},
 		Memory: mem, Library: lib, BibTeX: adsClient, Papers: papers, Downloads: downloads, Links: library.NewLinks(st, adsClient), Parser: parser, Rag: passages,
-		AgentMetrics: metrics,
+		AgentMetrics: metrics, Triage: daily,
 	})
 	if err != nil {
 		return err
@@ -196,7 +200,12 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 		defer close(indexerDone)
 		passages.Run(cleanupCtx) // resumes indexing left over from the last run
 	}()
-	defer func() { stopCleanup(); <-indexerDone }()
+	triageDone := make(chan struct{})
+	go func() {
+		defer close(triageDone)
+		daily.Run(cleanupCtx) // the daily arXiv fetch; catches up missed days
+	}()
+	defer func() { stopCleanup(); <-indexerDone; <-triageDone }()
 
 	select {
 	case err := <-serveErr:
@@ -277,16 +286,8 @@ func newRag(cfg config.Config, st *store.Store, model *llm.Client, parser *parse
 		return md, err
 	}
 	opt := rag.Options{Generator: llm.TextGenerator{Client: model}, Source: source, Log: log}
-	if cfg.EmbeddingModel != "" {
-		base, key := cfg.EmbeddingBaseURL, cfg.EmbeddingAPIKey
-		if base == "" {
-			base = cfg.LLMBaseURL
-			if key == "" {
-				key = cfg.LLMAPIKey
-			}
-		}
-		client := llm.New(llm.Config{BaseURL: base, APIKey: key, Model: cfg.EmbeddingModel, Log: log})
-		opt.Embedder, opt.EmbedModel = llm.ModelEmbedder{Client: client, Model: cfg.EmbeddingModel}, cfg.EmbeddingModel
+	if e, ok := newEmbedder(cfg, log); ok {
+		opt.Embedder, opt.EmbedModel = e, cfg.EmbeddingModel
 	}
 	return rag.New(st, opt)
 }

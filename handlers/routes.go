@@ -49,6 +49,10 @@ func (s *Server) routes() {
 	s.bookmarklet = root.Group("/api/bookmarklet", s.tokenOnly, deadline(pageDeadline))
 	s.bookmarklet.POST("/import", s.apiBookmarkletImport)
 
+	// The triage's Atom feed: the personal token in the URL is the only
+	// credential (feed readers carry no cookie).
+	root.GET("/triage/feed/:token", s.triageFeed, deadline(pageDeadline))
+
 	// (a) Sign-in API.
 	authAPI := root.Group("/api/auth", s.loadSession, s.authenticate, deadline(pageDeadline))
 	authAPI.POST("/login", s.apiLogin)
@@ -109,6 +113,12 @@ func (s *Server) routes() {
 	signedIn.GET("/settings/memories", s.memoriesPage)
 	signedIn.POST("/settings/memories/:id", s.updateMemory)
 	signedIn.POST("/settings/memories/:id/delete", s.deleteMemory)
+	signedIn.GET("/triage", s.triagePage)
+	signedIn.POST("/triage/settings", s.triageSettingsSubmit)
+	signedIn.POST("/triage/refresh", s.triageRefreshSubmit)
+	signedIn.POST("/triage/feed", s.triageFeedSubmit)
+	signedIn.POST("/triage/papers/:arxiv/hide", s.triageHideSubmit)
+	signedIn.POST("/triage/papers/:arxiv/add", s.triageAddSubmit)
 
 	admin := signedIn.Group("/admin", s.requireAdmin)
 	admin.GET("", s.adminPage)
@@ -142,6 +152,12 @@ func (s *Server) routes() {
 	s.api.PUT("/papers/:id/tags", s.apiSetTags)
 	s.api.GET("/papers/:id/citations", s.apiPaperLinks(store.LinkCitation))
 	s.api.GET("/papers/:id/references", s.apiPaperLinks(store.LinkReference))
+	s.api.GET("/triage", s.apiTriage)
+	s.api.GET("/triage/settings", s.apiTriageSettings)
+	s.api.PUT("/triage/settings", s.apiPutTriageSettings)
+	s.api.POST("/triage/refresh", s.apiTriageRefresh)
+	s.api.POST("/triage/papers/:arxiv/hide", s.apiTriageHide)
+	s.api.POST("/triage/papers/:arxiv/add", s.apiTriageAdd)
 
 	// Event streams live as long as the client: no route deadline.
 	streams := root.Group("/api", s.loadSession, s.authenticate, s.requireUser)

@@ -23,6 +23,7 @@ import (
 	"github.com/astroresearch/astroresearch/research/parse"
 	"github.com/astroresearch/astroresearch/research/rag"
 	"github.com/astroresearch/astroresearch/research/sesame"
+	"github.com/astroresearch/astroresearch/research/triage"
 	"github.com/astroresearch/astroresearch/store"
 )
 
@@ -72,6 +73,8 @@ type Deps struct {
 	// AgentMetrics is the agent's built-in metrics hook, whose totals the
 	// admin page shows; optional.
 	AgentMetrics *agent.Metrics
+	// Triage is the daily arXiv triage; optional (no /triage when nil).
+	Triage *triage.Service
 }
 
 // SandboxInfo is what users are told about the shell tool's sandbox.
@@ -124,6 +127,7 @@ type Server struct {
 	parser       *parse.Service
 	links        *library.Links
 	rag          *rag.Service
+	triage       *triage.Service
 	// bufs holds render buffers for reuse (*bytes.Buffer).
 	bufs sync.Pool
 	// listCache holds rendered library list blocks for the current
@@ -155,6 +159,7 @@ func New(d Deps) (*Server, error) {
 		now: d.Now, ready: d.Ready, version: d.Version, dataDir: d.DataDir, started: d.Now(),
 		proxies: trustedProxies(d.Config.TrustedProxies), agent: d.Agent, events: d.Events, model: d.Model, targets: d.Targets, sandbox: d.Sandbox, agentMetrics: d.AgentMetrics, memory: d.Memory, library: d.Library, bibtex: d.BibTeX, papers: d.Papers, downloads: d.Downloads, parser: d.Parser, links: d.Links, rag: d.Rag,
 	}
+	s.triage = d.Triage
 	s.listCache = newVersionedCache[string](256)
 	s.pdfJobs.ctx, s.pdfJobs.cancel = context.WithCancel(context.Background())
 	s.parseJobs.ctx, s.parseJobs.cancel = context.WithCancel(context.Background())
