@@ -40,13 +40,13 @@ type Turn struct {
 	// fallback), in order of first use.
 	Models []string `json:"models"`
 	// Settings are how the turn ran: steps taken, how it ended, tokens.
-	Settings  Settings     `json:"settings"`
-	Searches  []Search     `json:"searches"`
-	Papers    []PaperUse   `json:"papers"`
-	Citations []Citation   `json:"citations"`
-	Errors    []ToolError  `json:"tool_errors"`
-	Answer    string       `json:"answer"`
-	Agents    []string     `json:"agents,omitempty"` // sub-agents and workers that took part
+	Settings  Settings    `json:"settings"`
+	Searches  []Search    `json:"searches"`
+	Papers    []PaperUse  `json:"papers"`
+	Citations []Citation  `json:"citations"`
+	Errors    []ToolError `json:"tool_errors"`
+	Answer    string      `json:"answer"`
+	Agents    []string    `json:"agents,omitempty"` // sub-agents and workers that took part
 	rag       map[int64]passage
 }
 

@@ -186,7 +186,7 @@ func sentences(text string) []string {
 	var out []string
 	last := 0
 	for _, loc := range sentenceEndRE.FindAllStringIndex(text, -1) {
-		if s := strings.TrimSpace(text[last:loc[0]+1]); s != "" {
+		if s := strings.TrimSpace(text[last : loc[0]+1]); s != "" {
 			out = append(out, s)
 		}
 		last = loc[1]
