@@ -99,6 +99,9 @@ type Service struct {
 	lastRequest time.Time
 	// lastRun is when the scheduler last finished a run.
 	lastRun time.Time
+	// libIndex is the library's index at its last version (read only once
+	// built; replaced when the library changes).
+	libIndex *libraryIndex
 
 	summaries *summarizer
 }
