@@ -138,3 +138,34 @@ func TestSummariesOncePerPaperInTheBackground(t *testing.T) {
 		}
 	})
 }
+
+func TestSummariesPauseWhenTheModelFails(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		st := newTestStore(t)
+		gen := &fakeGenerator{fail: true}
+		now := func() time.Time { return time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC) }
+		logs := &logBuffer{}
+		svc, err := New(st, Options{Arxiv: &arxivFake{papers: fixturePapers()}, Summarizer: gen, Now: now, Pace: time.Millisecond,
+			CatchUpDays: 2, Settle: -1, Log: logs.logger()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		user := newUser(t, st, "ana")
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		if _, _, err := svc.SaveSettings(ctx, user, SettingsInput{Categories: []string{"astro-ph.GA"}}); err != nil {
+			t.Fatal(err)
+		}
+		go svc.Run(ctx)
+		time.Sleep(time.Second)
+		synctest.Wait()
+		// Twenty papers were queued; the model was asked once, then paused.
+		if gen.calls != 1 || !strings.Contains(logs.String(), "summaries paused") {
+			t.Fatalf("%d model calls after a failure\n%s", gen.calls, logs)
+		}
+		d, err := svc.Digest(ctx, user, "2026-11-30")
+		if err != nil || len(d.Items) == 0 || d.Items[0].Summary != "" {
+			t.Fatalf("digest = %d items, %v", len(d.Items), err)
+		}
+	})
+}
