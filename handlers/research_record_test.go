@@ -5,6 +5,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"strings"
@@ -19,8 +21,9 @@ import (
 // pastSession stores a finished session of the admin as the runtime would
 // have: a question, a literature search that ran in December 2023 (so the
 // fixture's January 2024 paper appeared since), a failed download and an
-// answer naming an arXiv id. It returns the session id.
-func pastSession(t *testing.T, a *testApp, c *client) string {
+// answer naming an arXiv id; with read, it also read library paper read
+// (a library id). It returns the session id.
+func pastSession(t *testing.T, a *testApp, c *client, read int64) string {
 	t.Helper()
 	ctx := context.Background()
 	res := c.postJSON("/api/sessions", `{"title":"Dwarf gas"}`)
@@ -49,6 +52,8 @@ func pastSession(t *testing.T, a *testApp, c *client) string {
 		{agent.KindToolCall, agent.ToolCallData{ID: "c2", Name: "download_paper", Arguments: `{"id":"x"}`, Step: 2}},
 		{agent.KindToolResult, agent.ToolResultData{ToolCallID: "c2", Name: "download_paper", Output: "No PDF could be found", IsError: true, Status: "error", Step: 2}},
 		{agent.KindUsage, agent.UsageData{Model: "test-model", PromptTokens: 10, CompletionTokens: 5, Step: 2}},
+		{agent.KindToolCall, agent.ToolCallData{ID: "c3", Name: "get_paper_content", Arguments: `{"id":"#1"}`, Step: 2}},
+		{agent.KindToolResult, agent.ToolResultData{ToolCallID: "c3", Name: "get_paper_content", Output: "...", Metadata: map[string]any{"paper_id": read}, Step: 2}},
 		{agent.KindDone, agent.DoneData{Reason: "answer", Steps: 2, Answer: "Little is known; see astro-ph/0601001."}},
 	} {
 		data, _ := json.Marshal(e.data)
@@ -63,7 +68,15 @@ func pastSession(t *testing.T, a *testApp, c *client) string {
 func TestSessionRecordFormats(t *testing.T) {
 	a := newApp(t, nil)
 	c := a.setupAdmin()
-	id := pastSession(t, a, c)
+	imp := c.postJSON("/api/papers/import", `{"ref":"2401.01234"}`)
+	expectStatus(t, "import", imp, http.StatusCreated)
+	var imported struct {
+		Paper struct {
+			ID int64 `json:"id"`
+		} `json:"paper"`
+	}
+	imp.json(t, &imported)
+	id := pastSession(t, a, c, imported.Paper.ID)
 	base := "/api/sessions/" + id + "/record"
 
 	res := c.get(base + "?format=json")
@@ -111,6 +124,20 @@ func TestSessionRecordFormats(t *testing.T) {
 	if strings.Join(names, ",") != "record.md,record.tex,record.bib,record.json,events.jsonl" {
 		t.Fatalf("zip holds %v", names)
 	}
+	// record.bib is the library's own export of the works, keys and all.
+	rc, err := zr.File[2].Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bib, _ := io.ReadAll(rc)
+	rc.Close()
+	export := c.get(fmt.Sprintf("/api/papers/bibtex?ids=%d", imported.Paper.ID))
+	if string(bib) != export.body || !strings.Contains(string(bib), "Fernandez2024cold") {
+		t.Fatalf("record.bib:\n%s\nlibrary export:\n%s", bib, export.body)
+	}
+	if tex := c.get(base + "?format=tex"); !strings.Contains(tex.body, `\citet{Fernandez2024cold}`) {
+		t.Fatalf("the TeX does not cite the export's key:\n%s", tex.body)
+	}
 	expectAPIError(t, "bad format", c.get(base+"?format=pdf"), http.StatusBadRequest, "invalid_format")
 	other := a.member("mia", "correct horse battery")
 	expectStatus(t, "another user's record", other.get(base), http.StatusNotFound)
@@ -130,7 +157,7 @@ func TestSessionRecordFormats(t *testing.T) {
 func TestSessionWhatIsNewSince(t *testing.T) {
 	a := newApp(t, nil)
 	c := a.setupAdmin()
-	id := pastSession(t, a, c)
+	id := pastSession(t, a, c, 0)
 	res := c.get("/api/sessions/" + id + "/new")
 	expectStatus(t, "new", res, http.StatusOK)
 	var out struct {
