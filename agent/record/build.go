@@ -117,6 +117,10 @@ func (b *builder) apply(e store.AgentEvent) {
 			}
 			toolResult(t, c, d, e.CreatedAt)
 		}
+	case agent.KindThought:
+		t.Settings.Thinking = true
+	case agent.KindWorker:
+		t.Settings.Coordinator = true
 	case agent.KindUsage:
 		var d agent.UsageData
 		if json.Unmarshal(data, &d) == nil {

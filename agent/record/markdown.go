@@ -21,6 +21,7 @@ func (r Record) Markdown() string {
 		fmt.Fprintf(&b, "- Model: %s\n", listOr(t.Models, "none recorded"))
 		fmt.Fprintf(&b, "- Run: %d steps, %d model calls, %d prompt and %d completion tokens; ended: %s\n",
 			t.Settings.Steps, t.Settings.ModelCalls, t.Settings.PromptTokens, t.Settings.CompletionTokens, orText(t.Settings.EndReason, "not finished"))
+		fmt.Fprintf(&b, "- Thinking: %s; coordinator mode: %s\n", onOff(t.Settings.Thinking), onOff(t.Settings.Coordinator))
 		if len(t.Agents) > 0 {
 			fmt.Fprintf(&b, "- Sub-agents: %s\n", strings.Join(t.Agents, ", "))
 		}
@@ -126,4 +127,11 @@ func keyNote(key string) string {
 		return ""
 	}
 	return " [" + key + "]"
+}
+
+func onOff(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
 }

@@ -57,6 +57,10 @@ type Settings struct {
 	ModelCalls       int    `json:"model_calls"`
 	PromptTokens     int    `json:"prompt_tokens"`
 	CompletionTokens int    `json:"completion_tokens"`
+	// Thinking reports that the model's reasoning was streamed (thought
+	// events), Coordinator that the turn ran in coordinator mode (workers).
+	Thinking    bool `json:"thinking"`
+	Coordinator bool `json:"coordinator"`
 }
 
 // Search is one literature or library search.

@@ -81,6 +81,7 @@ func newSession(t *testing.T) session {
 		kind agent.Kind
 		data any
 	}{
+		{agent.KindThought, agent.TextData{Text: "Search first."}},
 		{agent.KindToolCall, agent.ToolCallData{ID: "c1", Name: "search_papers", Arguments: `{"query":"ultra-faint dwarf cold gas","rows":5}`, Step: 1}},
 		{agent.KindToolResult, agent.ToolResultData{ToolCallID: "c1", Name: "search_papers", Output: "2 papers",
 			Metadata: map[string]any{"papers": found, "notes": []string{"ADS: no ADS_API_TOKEN is set, so only arXiv was searched"}}, Step: 1}},
@@ -117,11 +118,12 @@ func build(t *testing.T, s session) (Record, []store.AgentEvent) {
 func TestBuildFromEvents(t *testing.T) {
 	s := newSession(t)
 	rec, events := build(t, s)
-	if len(events) != 12 || len(rec.Turns) != 1 {
+	if len(events) != 13 || len(rec.Turns) != 1 {
 		t.Fatalf("%d events, %d turns", len(events), len(rec.Turns))
 	}
 	turn := rec.Turns[0]
-	if turn.Question == "" || turn.Models[0] != "qwen-max" || turn.Settings.Steps != 3 || turn.Settings.PromptTokens != 1200 {
+	if turn.Question == "" || turn.Models[0] != "qwen-max" || turn.Settings.Steps != 3 || turn.Settings.PromptTokens != 1200 ||
+		!turn.Settings.Thinking || turn.Settings.Coordinator {
 		t.Fatalf("turn = %+v", turn)
 	}
 	if len(turn.Searches) != 2 || turn.Searches[0].Source != "arXiv" || turn.Searches[0].Results != 2 || turn.Searches[0].Query != "ultra-faint dwarf cold gas" ||
@@ -154,7 +156,7 @@ func TestBuildFromEvents(t *testing.T) {
 		}
 	}
 	md := rec.Markdown()
-	for _, want := range []string{"# Research record: Gas in dwarfs & the EHT", "> How much cold gas", "Model: qwen-max",
+	for _, want := range []string{"# Research record: Gas in dwarfs & the EHT", "> How much cold gas", "Model: qwen-max", "Thinking: on; coordinator mode: off",
 		`arXiv: "ultra-faint dwarf cold gas"`, "downloaded: Cold gas in ultra-faint", "section “4 Results > 4.2 Gas masses”",
 		"parse_paper (error", "`Fernandez2024cold`"} {
 		if !strings.Contains(md, want) {
@@ -241,7 +243,7 @@ func TestZipHoldsRecordBibAndEvents(t *testing.T) {
 			t.Errorf("zip lacks %s", name)
 		}
 	}
-	if n := strings.Count(files["events.jsonl"], "\n"); n != 12 {
+	if n := strings.Count(files["events.jsonl"], "\n"); n != 13 {
 		t.Fatalf("events.jsonl has %d lines", n)
 	}
 	if !strings.Contains(files["record.bib"], "@article{Fernandez2024cold,") {

@@ -79,9 +79,9 @@ func (r Record) methodsParagraph() string {
 
 func texTurn(b *strings.Builder, t Turn) {
 	fmt.Fprintf(b, "\\subsection{Question %d}\n\n\\begin{quote}\n%s\n\\end{quote}\n\n", t.N, texText(t.Question))
-	fmt.Fprintf(b, "\\paragraph{Model and settings.} Asked %s; model %s; %d steps, %d model calls, %d prompt and %d completion tokens; ended: %s.\n\n",
-		tex(stamp(t.Started)), tex(listOr(t.Models, "none recorded")), t.Settings.Steps, t.Settings.ModelCalls,
-		t.Settings.PromptTokens, t.Settings.CompletionTokens, tex(orText(t.Settings.EndReason, "not finished")))
+	fmt.Fprintf(b, "\\paragraph{Model and settings.} Asked %s; model %s; thinking %s; coordinator mode %s; %d steps, %d model calls, %d prompt and %d completion tokens; ended: %s.\n\n",
+		tex(stamp(t.Started)), tex(listOr(t.Models, "none recorded")), onOff(t.Settings.Thinking), onOff(t.Settings.Coordinator),
+		t.Settings.Steps, t.Settings.ModelCalls, t.Settings.PromptTokens, t.Settings.CompletionTokens, tex(orText(t.Settings.EndReason, "not finished")))
 	b.WriteString("\\paragraph{Searches.}")
 	items(b, len(t.Searches), func(i int) string {
 		s := t.Searches[i]
