@@ -84,13 +84,24 @@ type builder struct {
 	questions map[int]string
 }
 
-// turn returns the record of turn n, opening it on its first event.
+// turn returns the record of turn n, opening it on its first event. An
+// event of an earlier turn that arrives late (a background task's report)
+// goes to that turn.
 func (b *builder) turn(n int, at time.Time) *Turn {
-	if len(b.turns) == 0 || b.turns[len(b.turns)-1].N != n {
-		b.turns = append(b.turns, Turn{N: n, Question: b.questions[n], Started: at, Models: []string{},
-			Searches: []Search{}, Papers: []PaperUse{}, Citations: []Citation{}, Errors: []ToolError{}, rag: map[int64]passage{}})
+	for i := len(b.turns) - 1; i >= 0; i-- {
+		if b.turns[i].N == n {
+			return &b.turns[i]
+		}
 	}
-	return &b.turns[len(b.turns)-1]
+	b.turns = append(b.turns, Turn{N: n, Question: b.questions[n], Started: at, Models: []string{},
+		Searches: []Search{}, Papers: []PaperUse{}, Citations: []Citation{}, Errors: []ToolError{}, rag: map[int64]passage{}})
+	slices.SortStableFunc(b.turns, func(x, y Turn) int { return x.N - y.N })
+	for i := range b.turns {
+		if b.turns[i].N == n {
+			return &b.turns[i]
+		}
+	}
+	return nil // not reached: turn n was just added
 }
 
 func (b *builder) apply(e store.AgentEvent) {

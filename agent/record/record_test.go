@@ -293,3 +293,25 @@ func TestNewSince(t *testing.T) {
 		t.Fatalf("new = %q", titles)
 	}
 }
+
+func TestLateEventGoesToItsTurn(t *testing.T) {
+	s := newSession(t)
+	ctx := context.Background()
+	add := func(seq int64, turn int, kind agent.Kind, data any) {
+		b, _ := json.Marshal(data)
+		if err := s.st.AppendAgentEvent(ctx, &store.AgentEvent{SessionID: s.id, Seq: seq, Turn: turn, Agent: agent.LeadAgent, Kind: string(kind), Data: string(b)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	add(14, 2, agent.KindUsage, agent.UsageData{Model: "qwen-plus"})
+	add(15, 1, agent.KindToolResult, agent.ToolResultData{ToolCallID: "bg", Name: "bg_task_check", Output: "task failed", IsError: true})
+	add(16, 2, agent.KindDone, agent.DoneData{Reason: "answer", Answer: "Second."})
+	rec, _ := build(t, s)
+	if len(rec.Turns) != 2 || rec.Turns[0].N != 1 || rec.Turns[1].N != 2 {
+		t.Fatalf("turns = %+v", rec.Turns)
+	}
+	if len(rec.Turns[0].Errors) != 2 || rec.Turns[0].Errors[1].Tool != "bg_task_check" || rec.Turns[1].Answer != "Second." ||
+		rec.Turns[1].Models[0] != "qwen-plus" {
+		t.Fatalf("turn 1 errors %+v, turn 2 %+v", rec.Turns[0].Errors, rec.Turns[1])
+	}
+}
