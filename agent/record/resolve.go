@@ -7,8 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/astroresearch/astroresearch/research/ads"
-	"github.com/astroresearch/astroresearch/research/arxiv"
 	"github.com/astroresearch/astroresearch/research/library"
 	"github.com/astroresearch/astroresearch/store"
 )
@@ -17,11 +15,6 @@ var (
 	// passageLinkRE is a reader link to a library passage, as rag_search
 	// hands them to the model: /library/7/read?passage=31#passage-31.
 	passageLinkRE = regexp.MustCompile(`/library/(\d+)/read\?passage=(\d+)`)
-	// Identifiers written in an answer: arXiv ids (new and old style),
-	// bibcodes (19 characters, checked by ads.ValidBibcode) and DOIs.
-	arxivRE   = regexp.MustCompile(`(?i)(?:arXiv:\s?)?(?:\d{4}\.\d{4,5}|[a-z]+(?:-[a-z]+)?(?:\.[a-z]{2})?/\d{7})(?:v\d{1,3})?`)
-	bibcodeRE = regexp.MustCompile(`\b\d{4}[A-Za-z&][A-Za-z0-9.&:+-]{13}[A-Za-z.]`)
-	doiRE     = regexp.MustCompile(`(?i)\b10\.\d{4,9}(?:\.\d+)*/[^\s"'<>\[\]{}|\\^` + "`" + `]+`)
 	// sentenceEndRE ends a sentence: . ! or ? before white space, or a
 	// line break.
 	sentenceEndRE = regexp.MustCompile(`[.!?]\s+|\n+`)
@@ -158,24 +151,12 @@ func answerCitations(ctx context.Context, st *store.Store, t *Turn) ([]Citation,
 	return out, nil
 }
 
-// identifiers returns the arXiv ids, bibcodes and DOIs in text.
+// identifiers returns the arXiv ids, bibcodes and DOIs in text (passage
+// links aside: their numbers are no identifiers).
 func identifiers(text string) []store.PaperIDs {
-	text = passageLinkRE.ReplaceAllString(text, " ")
 	var out []store.PaperIDs
-	for _, m := range arxivRE.FindAllString(text, -1) {
-		if id, err := arxiv.ParseID(m); err == nil {
-			out = append(out, store.PaperIDs{ArxivID: id.Base})
-		}
-	}
-	for _, m := range bibcodeRE.FindAllString(text, -1) {
-		if ads.ValidBibcode(m) {
-			out = append(out, store.PaperIDs{Bibcode: m})
-		}
-	}
-	for _, m := range doiRE.FindAllString(text, -1) {
-		if doi, err := ads.NormalizeDOI(strings.TrimRight(m, ".,;:)")); err == nil {
-			out = append(out, store.PaperIDs{DOI: doi})
-		}
+	for _, c := range library.FindCitations(passageLinkRE.ReplaceAllString(text, " ")) {
+		out = append(out, c.IDs)
 	}
 	return out
 }
