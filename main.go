@@ -158,13 +158,17 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
+	daily, err := newTriage(cfg, st, arxivClient, targets, lib, model, log)
+	if err != nil {
+		return err
+	}
 	var ready atomic.Bool
 	srv, err := handlers.New(handlers.Deps{
 		Config: cfg, Store: st, Accounts: accounts, Log: log, Static: static.FS,
 		Ready: &ready, Version: buildVersion(), Agent: rt, Events: events, Model: model,
 		Targets: targets, Sandbox: handlers.SandboxInfo{Available: sandbox.Available, Message: sandbox.Message()},
 		Memory: mem, Library: lib, BibTeX: adsClient, Papers: papers, Downloads: downloads, Links: library.NewLinks(st, adsClient), Parser: parser, Rag: passages,
-		AgentMetrics: metrics, MCP: mcpSvc, Objects: objectReports,
+		AgentMetrics: metrics, MCP: mcpSvc, Objects: objectReports, Triage: daily,
 	})
 	if err != nil {
 		return err
@@ -212,7 +216,12 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 		defer close(valuesDone)
 		values.Run(cleanupCtx) // extracts the values of papers indexed since the last run
 	}()
-	defer func() { stopCleanup(); <-indexerDone; <-valuesDone }()
+	triageDone := make(chan struct{})
+	go func() {
+		defer close(triageDone)
+		daily.Run(cleanupCtx) // the daily arXiv fetch; catches up missed days
+	}()
+	defer func() { stopCleanup(); <-indexerDone; <-valuesDone; <-triageDone }()
 
 	select {
 	case err := <-serveErr:
@@ -280,10 +289,6 @@ func newModel(cfg config.Config, log *slog.Logger) *llm.Client {
 		HTTPClient: &http.Client{Transport: transport}})
 }
 
-// newRag is retrieval over the library: passages from the parsed Markdown,
-// embeddings from EMBEDDING_* (the LLM endpoint and key when
-// EMBEDDING_BASE_URL is empty; keyword search only without
-// EMBEDDING_MODEL), answers from the chat model.
 // markdownSource gives the parsed Markdown of a paper, the text both the
 // passage index and the values index read.
 func markdownSource(parser *parse.Service) func(ctx context.Context, paperID int64) (string, error) {
@@ -296,18 +301,14 @@ func markdownSource(parser *parse.Service) func(ctx context.Context, paperID int
 	}
 }
 
+// newRag is retrieval over the library: passages from the parsed Markdown,
+// embeddings from EMBEDDING_* (the LLM endpoint and key when
+// EMBEDDING_BASE_URL is empty; keyword search only without
+// EMBEDDING_MODEL), answers from the chat model.
 func newRag(cfg config.Config, st *store.Store, model *llm.Client, parser *parse.Service, onIndexed func(), log *slog.Logger) *rag.Service {
 	opt := rag.Options{Generator: llm.TextGenerator{Client: model}, Source: markdownSource(parser), OnIndexed: func(int64) { onIndexed() }, Log: log}
-	if cfg.EmbeddingModel != "" {
-		base, key := cfg.EmbeddingBaseURL, cfg.EmbeddingAPIKey
-		if base == "" {
-			base = cfg.LLMBaseURL
-			if key == "" {
-				key = cfg.LLMAPIKey
-			}
-		}
-		client := llm.New(llm.Config{BaseURL: base, APIKey: key, Model: cfg.EmbeddingModel, Log: log})
-		opt.Embedder, opt.EmbedModel = llm.ModelEmbedder{Client: client, Model: cfg.EmbeddingModel}, cfg.EmbeddingModel
+	if e, ok := newEmbedder(cfg, log); ok {
+		opt.Embedder, opt.EmbedModel = e, cfg.EmbeddingModel
 	}
 	return rag.New(st, opt)
 }

@@ -41,7 +41,7 @@ const maxPooledBuffer = 1 << 20
 
 // chrome builds the layout model for the current request.
 func (s *Server) chrome(c echo.Context, title, active string) views.Chrome {
-	ch := views.Chrome{BasePath: s.cfg.BasePath, Title: title, Active: active, Assets: s.assets.paths}
+	ch := views.Chrome{BasePath: s.cfg.BasePath, Title: title, Active: active, Assets: s.assets.paths, Triage: s.triage != nil}
 	if u := currentUser(c); u != nil {
 		ch.User = &views.CurrentUser{Username: u.Username, IsAdmin: u.IsAdmin()}
 		ch.Flash = s.popFlash(c)

@@ -19,7 +19,7 @@ func TestFindCitations(t *testing.T) {
 	for _, c := range findCitations("Bondi (arXiv:2401.01234v2), astro-ph/0601001, 2019ApJ...882L..12A, " +
 		"2019A&A...622A.147S and doi:10.1093/mnras/stz123. Not 2401.9999 (month 01, too short), not 1234ABCDEFGHIJKLMNO9, " +
 		"(10.3847/1538-4357/ab1234) and 10.1000/x(1)y.") {
-		got[c.text] = c.href
+		got[c.Text] = c.Href
 	}
 	want := map[string]string{
 		"arXiv:2401.01234v2":       "https://arxiv.org/abs/2401.01234v2",

@@ -58,6 +58,9 @@ func (s *Server) routes() error {
 	if s.mcp != nil {
 		root.Match([]string{http.MethodGet, http.MethodPost, http.MethodDelete}, "/mcp", s.mcpEndpoint, s.mcpAuth, deadline(s.mcpDeadline()))
 	}
+	// The triage's Atom feed: the personal token in the URL is the only
+	// credential (feed readers carry no cookie).
+	root.GET("/triage/feed/:token", s.triageFeed, deadline(pageDeadline))
 
 	// (a) Sign-in API.
 	authAPI := root.Group("/api/auth", s.loadSession, s.authenticate, deadline(pageDeadline))
@@ -92,6 +95,9 @@ func (s *Server) routes() error {
 	signedIn.POST("/research/:id/rename", s.researchRename)
 	signedIn.GET("/research/:id/delete", s.researchDeleteConfirm)
 	signedIn.POST("/research/:id/delete", s.researchDelete)
+	signedIn.GET("/research/:id/record", s.researchRecord)
+	signedIn.GET("/research/:id/record/new", s.researchRecordNew)
+	signedIn.POST("/research/:id/record/add", s.researchRecordAdd)
 	signedIn.GET("/library", s.libraryList)
 	signedIn.POST("/library/import", s.libraryImport)
 	signedIn.POST("/library/ask", s.libraryAsk)
@@ -123,6 +129,12 @@ func (s *Server) routes() error {
 	signedIn.GET("/settings/memories", s.memoriesPage)
 	signedIn.POST("/settings/memories/:id", s.updateMemory)
 	signedIn.POST("/settings/memories/:id/delete", s.deleteMemory)
+	signedIn.GET("/triage", s.triagePage)
+	signedIn.POST("/triage/settings", s.triageSettingsSubmit)
+	signedIn.POST("/triage/refresh", s.triageRefreshSubmit)
+	signedIn.POST("/triage/feed", s.triageFeedSubmit)
+	signedIn.POST("/triage/papers/:arxiv/hide", s.triageHideSubmit)
+	signedIn.POST("/triage/papers/:arxiv/add", s.triageAddSubmit)
 
 	admin := signedIn.Group("/admin", s.requireAdmin)
 	admin.GET("", s.adminPage)
@@ -141,6 +153,8 @@ func (s *Server) routes() error {
 	s.api.POST("/sessions/:id/cancel", s.apiCancel)
 	s.api.POST("/sessions/:id/answers", s.apiAnswer)
 	s.api.POST("/sessions/:id/permissions", s.apiPermission)
+	s.api.GET("/sessions/:id/record", s.apiSessionRecord)
+	s.api.GET("/sessions/:id/new", s.apiSessionNew)
 	s.api.GET("/search/history", s.apiSearchHistory)
 	s.api.GET("/targets/:name", s.apiTarget)
 	s.api.GET("/measurements", s.apiMeasurements)
@@ -158,6 +172,12 @@ func (s *Server) routes() error {
 	s.api.PUT("/papers/:id/tags", s.apiSetTags)
 	s.api.GET("/papers/:id/citations", s.apiPaperLinks(store.LinkCitation))
 	s.api.GET("/papers/:id/references", s.apiPaperLinks(store.LinkReference))
+	s.api.GET("/triage", s.apiTriage)
+	s.api.GET("/triage/settings", s.apiTriageSettings)
+	s.api.PUT("/triage/settings", s.apiPutTriageSettings)
+	s.api.POST("/triage/refresh", s.apiTriageRefresh)
+	s.api.POST("/triage/papers/:arxiv/hide", s.apiTriageHide)
+	s.api.POST("/triage/papers/:arxiv/add", s.apiTriageAdd)
 
 	// Event streams live as long as the client: no route deadline.
 	streams := root.Group("/api", s.loadSession, s.authenticate, s.requireUser)

@@ -24,6 +24,7 @@ import (
 	"github.com/astroresearch/astroresearch/research/parse"
 	"github.com/astroresearch/astroresearch/research/rag"
 	"github.com/astroresearch/astroresearch/research/sesame"
+	"github.com/astroresearch/astroresearch/research/triage"
 	"github.com/astroresearch/astroresearch/store"
 )
 
@@ -79,6 +80,8 @@ type Deps struct {
 	// Objects builds the object pages; optional (nil: built from Store and
 	// Targets, without the ADS literature block).
 	Objects *objects.Service
+	// Triage is the daily arXiv triage; optional (no /triage when nil).
+	Triage *triage.Service
 }
 
 // SandboxInfo is what users are told about the shell tool's sandbox.
@@ -135,6 +138,7 @@ type Server struct {
 	// assets are the static files, hashed and compressed at start-up.
 	assets  *assetTable
 	objects *objects.Service
+	triage  *triage.Service
 	// bufs holds render buffers for reuse (*bytes.Buffer).
 	bufs sync.Pool
 	// gzips holds compressors for on-the-fly compression.
@@ -180,6 +184,7 @@ func New(d Deps) (*Server, error) {
 	if s.objects == nil {
 		s.objects = objects.New(d.Store, d.Targets, nil)
 	}
+	s.triage = d.Triage
 	s.listCache = newVersionedCache[string](256)
 	s.pdfJobs.ctx, s.pdfJobs.cancel = context.WithCancel(context.Background())
 	s.parseJobs.ctx, s.parseJobs.cancel = context.WithCancel(context.Background())

@@ -23,31 +23,74 @@ type Exporter interface {
 // locally otherwise and for the rest. If ADS fails, everything is
 // generated locally.
 func BibTeX(ctx context.Context, papers []store.Paper, ads Exporter) string {
-	var local []store.Paper
+	bib, _ := BibTeXWithKeys(ctx, papers, ads)
+	return bib
+}
+
+// BibTeXWithKeys is BibTeX that also returns each paper's citation key
+// (keys[i] is papers[i]'s), so that a document citing the papers with
+// \citet{key} matches the export exactly. ADS keys its entries by bibcode;
+// a paper ADS's export left out is generated locally.
+func BibTeXWithKeys(ctx context.Context, papers []store.Paper, ads Exporter) (string, []string) {
+	keys := make([]string, len(papers))
+	var local []int
 	var bibcodes []string
-	for _, p := range papers {
+	for i, p := range papers {
 		if p.Bibcode != nil && ads != nil && ads.HasToken() {
 			bibcodes = append(bibcodes, *p.Bibcode)
 		} else {
-			local = append(local, p)
+			local = append(local, i)
 		}
 	}
 	var b strings.Builder
 	if len(bibcodes) > 0 {
 		if out, err := ads.ExportBibTeX(ctx, bibcodes); err == nil {
+			exported := entryKeys(out)
+			local = local[:0]
+			for i, p := range papers {
+				if p.Bibcode != nil && exported[*p.Bibcode] {
+					keys[i] = *p.Bibcode
+				} else {
+					local = append(local, i)
+				}
+			}
 			b.WriteString(strings.TrimSpace(out))
 			b.WriteString("\n\n")
 		} else {
-			local = papers
-			b.Reset()
+			local = local[:0]
+			for i := range papers {
+				local = append(local, i)
+			}
 		}
 	}
-	keys := map[string]int{}
-	for _, p := range local {
-		b.WriteString(LocalBibTeX(p, keys))
+	used := map[string]int{}
+	for _, i := range local {
+		entry := LocalBibTeX(papers[i], used)
+		keys[i] = entryKey(entry)
+		b.WriteString(entry)
 		b.WriteString("\n")
 	}
-	return strings.TrimSpace(b.String()) + "\n"
+	return strings.TrimSpace(b.String()) + "\n", keys
+}
+
+// entryKeyRE finds the key of each BibTeX entry: "@ARTICLE{2019ApJ...875L...1E,".
+var entryKeyRE = regexp.MustCompile(`(?m)^\s*@\w+\s*\{\s*([^,\s]+)\s*,`)
+
+// entryKeys returns the set of entry keys in BibTeX text.
+func entryKeys(bib string) map[string]bool {
+	out := map[string]bool{}
+	for _, m := range entryKeyRE.FindAllStringSubmatch(bib, -1) {
+		out[m[1]] = true
+	}
+	return out
+}
+
+// entryKey returns the key of the first entry in BibTeX text.
+func entryKey(bib string) string {
+	if m := entryKeyRE.FindStringSubmatch(bib); m != nil {
+		return m[1]
+	}
+	return ""
 }
 
 // LocalBibTeX writes one entry. Keys are stable (first author's family

@@ -89,3 +89,26 @@ func TestBibTeXUsesADSWhenPossible(t *testing.T) {
 		t.Fatalf("no token:\n%s", out)
 	}
 }
+
+func TestBibTeXWithKeysMatchTheEntries(t *testing.T) {
+	year := 2024
+	bib := "2024ApJ...962..101F"
+	arx := "2401.01234"
+	papers := []store.Paper{
+		{Title: "Cold gas in dwarfs", Authors: []string{"Fernández, Maria J."}, Year: &year, ArxivID: &arx},
+		{Title: "Cold gas again", Authors: []string{"Fernandez, M."}, Year: &year, Bibcode: &bib},
+		{Title: "No year", Authors: []string{"Nowak, T."}, DOI: &arx},
+	}
+	out, keys := BibTeXWithKeys(context.Background(), papers, nil)
+	if len(keys) != 3 || keys[0] != "Fernandez2024cold" || keys[1] != "Fernandez2024colda" || keys[2] != "Nowakno" {
+		t.Fatalf("keys = %q", keys)
+	}
+	for _, k := range keys {
+		if !strings.Contains(out, "{"+k+",") {
+			t.Errorf("key %s is not an entry of\n%s", k, out)
+		}
+	}
+	if out != BibTeX(context.Background(), papers, nil) {
+		t.Fatal("BibTeX and BibTeXWithKeys disagree")
+	}
+}

@@ -25,6 +25,10 @@ type Paper struct {
 	CitationCount *int     `json:"citation_count,omitempty"` // nil when ADS did not answer for it
 	Refereed      bool     `json:"refereed"`
 	Sources       []string `json:"sources"` // "ads", "arxiv"
+	// Date is when the paper appeared: its arXiv submission (YYYY-MM-DD)
+	// when known, else ADS's publication date ("YYYY-MM-00" when the day
+	// is unknown); "" when neither source said.
+	Date string `json:"date,omitempty"`
 }
 
 // Published reports whether the paper appeared in a journal (ADS's
@@ -38,17 +42,17 @@ func fromADS(d ads.Doc) Paper {
 	n := d.CitationCount
 	return Paper{Title: d.Title, Authors: d.Authors, Year: d.Year, Journal: d.Journal, Abstract: d.Abstract,
 		Bibcode: d.Bibcode, DOI: d.DOI, ArxivID: d.ArxivID, CitationCount: &n, Refereed: d.Refereed,
-		Sources: []string{"ads"}}
+		Sources: []string{"ads"}, Date: d.PubDate}
 }
 
 // fromArxiv converts an arXiv entry.
 func fromArxiv(e arxiv.Entry) Paper {
-	year := 0
+	year, date := 0, ""
 	if !e.Published.IsZero() {
-		year = e.Published.Year()
+		year, date = e.Published.Year(), e.Published.UTC().Format("2006-01-02")
 	}
 	return Paper{Title: e.Title, Authors: e.AuthorNames(), Year: year, Abstract: e.Summary, DOI: e.DOI,
-		ArxivID: e.ID.Base, Categories: e.Categories, Journal: e.JournalRef, Sources: []string{"arxiv"}}
+		ArxivID: e.ID.Base, Categories: e.Categories, Journal: e.JournalRef, Sources: []string{"arxiv"}, Date: date}
 }
 
 // keys are the identifiers a paper can be matched by.
@@ -118,6 +122,10 @@ func combine(a, b Paper) Paper {
 	out.ArxivID = firstNonEmpty(out.ArxivID, ax.ArxivID)
 	out.Bibcode = firstNonEmpty(out.Bibcode, ax.Bibcode)
 	out.Journal = firstNonEmpty(out.Journal, ax.Journal)
+	if ax.Date != "" && has(ax.Sources, "arxiv") {
+		out.Date = ax.Date // the day it appeared, rather than ADS's month
+	}
+	out.Date = firstNonEmpty(out.Date, ax.Date)
 	if out.Year == 0 {
 		out.Year = ax.Year
 	}

@@ -109,3 +109,15 @@ func TestSearcherSlowSourceTimesOut(t *testing.T) {
 		t.Fatalf("%+v %v", res, err)
 	}
 }
+
+func TestMergeDates(t *testing.T) {
+	both := ads.Doc{Bibcode: "2023ApJ...950...12S", Title: "Cavities", PubDate: "2023-06-00", ArxivID: "2305.01234", Year: 2023}
+	adsOnly := ads.Doc{Bibcode: "1999A&A...345..100X", Title: "Old", PubDate: "1999-05-00", Year: 1999}
+	got := Merge([]ads.Doc{both, adsOnly}, []arxiv.Entry{axEntry("2305.01234", "Cavities", ""), axEntry("2401.00001", "Preprint only", "")})
+	want := map[string]string{"Cavities": "2023-05-01", "Old": "1999-05-00", "Preprint only": "2023-05-01"}
+	for _, p := range got {
+		if p.Date != want[p.Title] {
+			t.Errorf("%s: date %q, want %q (the arXiv submission day when known, else ADS's month)", p.Title, p.Date, want[p.Title])
+		}
+	}
+}

@@ -2,7 +2,6 @@ package triage
 
 import (
 	"math"
-	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -36,29 +35,29 @@ type posting struct {
 func newCorpus(texts []string) *corpus {
 	c := &corpus{vocab: map[string]int32{}, docLen: make([]float64, len(texts))}
 	total := 0.0
-	var ids []int32
+	// lastDoc[term] is the last document the term was seen in, so a
+	// repeat only raises that posting's tf (no per-document map or sort).
+	var lastDoc []int32
 	for i, t := range texts {
-		ids = ids[:0]
+		n := 0
 		eachTerm(t, func(w string) {
 			id, ok := c.vocab[w]
 			if !ok {
 				id = int32(len(c.postings))
 				c.vocab[strings.Clone(w)] = id
 				c.postings = append(c.postings, nil)
+				lastDoc = append(lastDoc, -1)
 			}
-			ids = append(ids, id)
+			if ps := c.postings[id]; lastDoc[id] == int32(i) {
+				ps[len(ps)-1].tf++
+			} else {
+				c.postings[id] = append(ps, posting{doc: int32(i), tf: 1})
+				lastDoc[id] = int32(i)
+			}
+			n++
 		})
-		slices.Sort(ids)
-		for j := 0; j < len(ids); {
-			k := j
-			for k < len(ids) && ids[k] == ids[j] {
-				k++
-			}
-			c.postings[ids[j]] = append(c.postings[ids[j]], posting{doc: int32(i), tf: float32(k - j)})
-			j = k
-		}
-		c.docLen[i] = float64(len(ids))
-		total += float64(len(ids))
+		c.docLen[i] = float64(n)
+		total += float64(n)
 	}
 	if len(texts) > 0 {
 		c.avgLen = max(total/float64(len(texts)), 1)
@@ -100,10 +99,11 @@ type scorer struct {
 	c       *corpus
 	acc     []float64
 	touched []int32
+	seen    map[string]bool
 }
 
 func (c *corpus) scorer() *scorer {
-	return &scorer{c: c, acc: make([]float64, c.size())}
+	return &scorer{c: c, acc: make([]float64, c.size()), seen: map[string]bool{}}
 }
 
 // top returns the k documents most similar to text, best first, leaving
@@ -155,13 +155,13 @@ type queryTerm struct {
 // queryTerms returns text's distinct words known to the corpus, the
 // rarest maxQueryTerm of them.
 func (s *scorer) queryTerms(text string) []queryTerm {
-	seen := map[string]bool{}
+	clear(s.seen)
 	var q []queryTerm
 	eachTerm(text, func(w string) {
-		if seen[w] {
+		if s.seen[w] {
 			return
 		}
-		seen[w] = true
+		s.seen[w] = true
 		if idf := s.c.idf(w); idf > 0 {
 			q = append(q, queryTerm{w, idf})
 		}

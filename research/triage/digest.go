@@ -58,7 +58,7 @@ func (s *Service) Digest(ctx context.Context, userID int64, day string) (Digest,
 	case len(d.Days) > 0:
 		d.Date = d.Days[0]
 	default:
-		if due := s.dueDays(); len(due) > 0 {
+		if due, _ := s.dueDays(false); len(due) > 0 {
 			d.Date = due[len(due)-1]
 		}
 	}
@@ -82,7 +82,7 @@ func (s *Service) Digest(ctx context.Context, userID int64, day string) (Digest,
 // fetchState fills in the failed and missing fetches of the user's
 // categories in the catch-up window.
 func (s *Service) fetchState(ctx context.Context, set store.TriageSettings, d *Digest) error {
-	days := s.dueDays()
+	days, _ := s.dueDays(false)
 	if len(set.Categories) == 0 || len(days) == 0 {
 		return nil
 	}
@@ -113,7 +113,7 @@ func (s *Service) Hide(ctx context.Context, userID int64, arxivID string) error 
 		Title: p.Title, Abstract: p.Abstract}); err != nil {
 		return err
 	}
-	s.Refresh(userID)
+	s.rerank(userID)
 	return nil
 }
 
@@ -139,7 +139,7 @@ func (s *Service) Add(ctx context.Context, userID int64, arxivID string) (store.
 		Title: p.Title, Abstract: p.Abstract}); err != nil {
 		return store.Paper{}, err
 	}
-	s.Refresh(userID)
+	s.rerank(userID)
 	return lp, nil
 }
 

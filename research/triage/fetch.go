@@ -34,12 +34,12 @@ func (s *Service) RunOnce(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	days := s.dueDays()
-	changed, err := s.fetchDue(ctx, followed(all), days)
+	pending, early := s.takePending()
+	days, settled := s.dueDays(early)
+	changed, err := s.fetchDue(ctx, followed(all), days, settled)
 	if err != nil {
 		return err
 	}
-	pending := s.takePending()
 	for _, set := range all {
 		for _, day := range days {
 			if !changed[day] && !pending[set.UserID] {
@@ -67,23 +67,31 @@ func followed(all []store.TriageSettings) []string {
 }
 
 // dueDays returns the days, oldest first, whose submissions may be
-// fetched now: the last CatchUpDays days that have settled.
-func (s *Service) dueDays() []string {
+// fetched now: the last CatchUpDays days that have settled, and with
+// early also those that are over but not settled; settled tells which.
+func (s *Service) dueDays(early bool) ([]string, map[string]bool) {
 	now := s.opt.Now().UTC()
 	today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
 	var out []string
+	settled := map[string]bool{}
 	for i := s.opt.CatchUpDays; i >= 1; i-- {
 		day := today.AddDate(0, 0, -i)
-		if !now.Before(day.AddDate(0, 0, 1).Add(s.opt.Settle)) {
+		ok := !now.Before(s.settledAt(day))
+		if ok || early {
 			out = append(out, day.Format(dayLayout))
+			settled[day.Format(dayLayout)] = ok
 		}
 	}
-	return out
+	return out, settled
 }
 
+// settledAt is when day's submissions are all announced.
+func (s *Service) settledAt(day time.Time) time.Time { return day.AddDate(0, 0, 1).Add(s.opt.Settle) }
+
 // fetchDue fetches each category-day not done yet (failed ones once their
-// retry time has come) and returns the days that got papers.
-func (s *Service) fetchDue(ctx context.Context, cats, days []string) (map[string]bool, error) {
+// retry time has come; one fetched before it settled once it has) and
+// returns the days that got papers.
+func (s *Service) fetchDue(ctx context.Context, cats, days []string, settled map[string]bool) (map[string]bool, error) {
 	changed := map[string]bool{}
 	if len(cats) == 0 || len(days) == 0 {
 		return changed, nil
@@ -99,10 +107,11 @@ func (s *Service) fetchDue(ctx context.Context, cats, days []string) (map[string
 	for _, day := range days {
 		for _, cat := range cats {
 			rec, seen := known[[2]string{cat, day}]
-			if seen && (rec.Status == store.TriageFetchDone || rec.NextAttempt != nil && s.opt.Now().Before(*rec.NextAttempt)) {
+			if seen && (rec.Status == store.TriageFetchDone && rec.NextAttempt == nil ||
+				rec.NextAttempt != nil && s.opt.Now().Before(*rec.NextAttempt)) {
 				continue
 			}
-			n, err := s.fetchCategoryDay(ctx, cat, day, rec.Attempts)
+			n, err := s.fetchCategoryDay(ctx, cat, day, rec.Attempts, settled[day])
 			if ctx.Err() != nil {
 				return changed, ctx.Err()
 			}
@@ -118,9 +127,10 @@ func (s *Service) fetchDue(ctx context.Context, cats, days []string) (map[string
 }
 
 // fetchCategoryDay fetches one category's submissions of day page by page,
-// stores them and records the outcome. It returns how many papers it
-// stored (also when a later page failed).
-func (s *Service) fetchCategoryDay(ctx context.Context, cat, day string, attempts int) (int, error) {
+// stores them and records the outcome: done, or — for a day that has not
+// settled — done until it settles, when it is fetched once more. It
+// returns how many papers it stored (also when a later page failed).
+func (s *Service) fetchCategoryDay(ctx context.Context, cat, day string, attempts int, settled bool) (int, error) {
 	from, err := time.Parse(dayLayout, day)
 	if err != nil {
 		return 0, fmt.Errorf("triage: day %q: %w", day, err)
@@ -149,6 +159,10 @@ func (s *Service) fetchCategoryDay(ctx context.Context, cat, day string, attempt
 		}
 	}
 	rec.Status, rec.Papers, rec.Attempts = store.TriageFetchDone, stored, 0
+	if !settled {
+		again := s.settledAt(from).UTC()
+		rec.NextAttempt = &again
+	}
 	if err := s.st.RecordTriageFetch(ctx, rec); err != nil {
 		return stored, err
 	}

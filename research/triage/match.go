@@ -3,6 +3,7 @@ package triage
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
 
@@ -29,9 +30,12 @@ func fold(s string) string {
 	b.Grow(len(s) + 2)
 	b.WriteByte(' ')
 	space, letter := true, false
-	for _, r := range norm.NFD.String(s) {
+	if !isASCII(s) {
+		s = norm.NFD.String(s)
+	}
+	for _, r := range s {
 		switch {
-		case unicode.Is(unicode.Mn, r):
+		case r >= utf8.RuneSelf && unicode.Is(unicode.Mn, r):
 		case unicode.IsLetter(r):
 			b.WriteRune(unicode.ToLower(r))
 			space, letter = false, true
@@ -52,6 +56,16 @@ func fold(s string) string {
 		b.WriteByte(' ')
 	}
 	return b.String()
+}
+
+// isASCII reports whether s has only ASCII bytes (nothing to decompose).
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // has reports whether the folded phrase p (from fold) occurs in s as whole

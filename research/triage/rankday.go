@@ -24,7 +24,10 @@ func (s *Service) rankDay(ctx context.Context, set store.TriageSettings, day str
 			papers = append(papers, p)
 		}
 	}
-	lib, err := s.st.LibraryTexts(ctx)
+	if len(papers) == 0 {
+		return s.st.ReplaceTriageScores(ctx, set.UserID, day, nil)
+	}
+	lib, libCorpus, err := s.library(ctx)
 	if err != nil {
 		return err
 	}
@@ -32,7 +35,6 @@ func (s *Service) rankDay(ctx context.Context, set store.TriageSettings, day str
 	if err != nil {
 		return err
 	}
-	libCorpus := libraryCorpus(lib)
 	var sim Similarity
 	if s.opt.Embedder != nil && s.opt.EmbedModel != "" && len(papers) > 0 && len(lib) > 0 {
 		if sim, err = s.vectorSim(ctx, papers, lib); err != nil {
@@ -48,6 +50,38 @@ func (s *Service) rankDay(ctx context.Context, set store.TriageSettings, day str
 		s.summaries.enqueue(scores[i].ArxivID)
 	}
 	return nil
+}
+
+// libraryIndex is the library's texts and their index at one library
+// version.
+type libraryIndex struct {
+	version int64
+	texts   []store.LibraryText
+	corpus  *Corpus
+}
+
+// library returns the library's texts and index, built again only when
+// the library changed (its version grew).
+func (s *Service) library(ctx context.Context) ([]store.LibraryText, *Corpus, error) {
+	v, err := s.st.LibraryVersion(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	s.mu.Lock()
+	cached := s.libIndex
+	s.mu.Unlock()
+	if cached != nil && cached.version == v {
+		return cached.texts, cached.corpus, nil
+	}
+	texts, err := s.st.LibraryTexts(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	idx := &libraryIndex{version: v, texts: texts, corpus: libraryCorpus(texts)}
+	s.mu.Lock()
+	s.libIndex = idx
+	s.mu.Unlock()
+	return idx.texts, idx.corpus, nil
 }
 
 // libraryCorpus indexes the library's titles and abstracts.

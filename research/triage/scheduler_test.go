@@ -11,9 +11,10 @@ import (
 )
 
 // TestSchedulerRunsByItself runs the scheduler in a synctest bubble: fake
-// time, the arXiv stand-in in-process. It fetches at start, paces requests
-// three seconds apart, wakes on Refresh, and fetches the next day once it
-// has settled — with no cron and no test calling RunOnce.
+// time, the arXiv stand-in in-process. It fetches each day once it has
+// settled, paces requests three seconds apart, wakes on Refresh (which
+// also fetches the unsettled yesterday, completed once it settles) — with
+// no cron and no test calling RunOnce.
 func TestSchedulerRunsByItself(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		st := newTestStore(t)
@@ -55,20 +56,28 @@ func TestSchedulerRunsByItself(t *testing.T) {
 		if gap < DefaultPace {
 			t.Fatalf("requests %s apart, want at least %s (arXiv's limit)", gap, DefaultPace)
 		}
-		// Refresh wakes the scheduler at once, but a done day is not fetched again.
+		// Refresh wakes the scheduler at once: the done day is not fetched
+		// again, but Dec 31, over and not settled, is fetched early.
 		svc.Refresh(user)
+		time.Sleep(10 * time.Second)
 		synctest.Wait()
-		if n := len(fake.requests()); n != 2 {
-			t.Fatalf("refresh fetched a done day again: %d requests", n)
+		if reqs := fake.requests(); len(reqs) != 4 || !strings.Contains(reqs[2], "submittedDate:[199912310000") {
+			t.Fatalf("requests after refresh = %q", reqs)
 		}
 		if svc.LastRun().IsZero() {
 			t.Fatal("no run recorded")
 		}
-		// A day later the next day is due and fetched by the hourly check.
+		// Once Dec 31 has settled the hourly check fetches it once more
+		// (what arXiv announced late), and never again.
 		time.Sleep(24*time.Hour + 10*time.Second)
 		synctest.Wait()
-		if reqs := fake.requests(); len(reqs) != 4 || !strings.Contains(reqs[3], "cat:astro-ph.GA AND submittedDate:[199912310000") {
+		if reqs := fake.requests(); len(reqs) != 6 || !strings.Contains(reqs[5], "cat:astro-ph.GA AND submittedDate:[199912310000") {
 			t.Fatalf("requests after a day = %q", reqs)
+		}
+		time.Sleep(2 * time.Hour)
+		synctest.Wait()
+		if n := len(fake.requests()); n != 6 {
+			t.Fatalf("%d requests: a settled day was fetched again", n)
 		}
 	})
 }
@@ -135,6 +144,37 @@ func TestSummariesOncePerPaperInTheBackground(t *testing.T) {
 		synctest.Wait()
 		if gen.calls != calls {
 			t.Fatalf("summaries asked again: %d calls, then %d", calls, gen.calls)
+		}
+	})
+}
+
+func TestSummariesPauseWhenTheModelFails(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		st := newTestStore(t)
+		gen := &fakeGenerator{fail: true}
+		now := func() time.Time { return time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC) }
+		logs := &logBuffer{}
+		svc, err := New(st, Options{Arxiv: &arxivFake{papers: fixturePapers()}, Summarizer: gen, Now: now, Pace: time.Millisecond,
+			CatchUpDays: 2, Settle: -1, Log: logs.logger()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		user := newUser(t, st, "ana")
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		if _, _, err := svc.SaveSettings(ctx, user, SettingsInput{Categories: []string{"astro-ph.GA"}}); err != nil {
+			t.Fatal(err)
+		}
+		go svc.Run(ctx)
+		time.Sleep(time.Second)
+		synctest.Wait()
+		// Twenty papers were queued; the model was asked once, then paused.
+		if gen.calls != 1 || !strings.Contains(logs.String(), "summaries paused") {
+			t.Fatalf("%d model calls after a failure\n%s", gen.calls, logs)
+		}
+		d, err := svc.Digest(ctx, user, "2026-11-30")
+		if err != nil || len(d.Items) == 0 || d.Items[0].Summary != "" {
+			t.Fatalf("digest = %d items, %v", len(d.Items), err)
 		}
 	})
 }

@@ -95,10 +95,16 @@ type Service struct {
 	// pending are users whose digests are ranked again on the next run
 	// (settings changed, feedback, refresh).
 	pending map[int64]bool
+	// early asks the next run to also fetch the days that are over but
+	// not settled yet (a user's "fetch now").
+	early bool
 	// lastRequest is when the last arXiv request was sent (pacing).
 	lastRequest time.Time
 	// lastRun is when the scheduler last finished a run.
 	lastRun time.Time
+	// libIndex is the library's index at its last version (read only once
+	// built; replaced when the library changes).
+	libIndex *libraryIndex
 
 	summaries *summarizer
 }
@@ -160,9 +166,19 @@ func (s *Service) Run(ctx context.Context) {
 	}
 }
 
-// Refresh asks the scheduler to fetch what is due and rank the user's
-// digests again now; it does not wait.
+// Refresh asks the scheduler to fetch now and rank the user's digests
+// again; it does not wait. Besides the due days it fetches the days that
+// are over but not settled yet (yesterday, before arXiv announced all of
+// it); such a day is fetched once more when it has settled.
 func (s *Service) Refresh(userID int64) {
+	s.mu.Lock()
+	s.early = true
+	s.mu.Unlock()
+	s.rerank(userID)
+}
+
+// rerank asks the scheduler to rank the user's digests again.
+func (s *Service) rerank(userID int64) {
 	s.mu.Lock()
 	s.pending[userID] = true
 	s.mu.Unlock()
@@ -172,13 +188,14 @@ func (s *Service) Refresh(userID int64) {
 	}
 }
 
-// takePending returns and clears the users waiting to be ranked again.
-func (s *Service) takePending() map[int64]bool {
+// takePending returns and clears the users waiting to be ranked again and
+// whether a refresh asked for the unsettled days too.
+func (s *Service) takePending() (map[int64]bool, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	p := s.pending
-	s.pending = map[int64]bool{}
-	return p
+	p, early := s.pending, s.early
+	s.pending, s.early = map[int64]bool{}, false
+	return p, early
 }
 
 // LastRun is when the scheduler last finished a run (zero before the first).

@@ -92,7 +92,7 @@ func (s *Service) SaveSettings(ctx context.Context, userID int64, in SettingsInp
 		return store.TriageSettings{}, nil, err
 	}
 	set.FeedToken = prev.FeedToken
-	s.Refresh(userID)
+	s.rerank(userID)
 	return set, notes, nil
 }
 
