@@ -239,7 +239,14 @@ func (s *Server) libraryDeleteNote(c echo.Context) error {
 // notesPage is GET /library/notes?q=: search the user's notes.
 func (s *Server) notesPage(c echo.Context) error {
 	q := strings.TrimSpace(c.QueryParam("q"))
-	hits, err := s.st.SearchNotes(c.Request().Context(), currentUser(c).ID, q, 50)
+	var hits []store.PaperNote
+	var err error
+	if q == "" {
+		// Before any search: the latest notes, so the page is never blank.
+		hits, err = s.st.RecentNotes(c.Request().Context(), currentUser(c).ID, 30)
+	} else {
+		hits, err = s.st.SearchNotes(c.Request().Context(), currentUser(c).ID, q, 50)
+	}
 	if err != nil {
 		return err
 	}

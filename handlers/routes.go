@@ -84,6 +84,7 @@ func (s *Server) routes() {
 	signedIn.POST("/library/import", s.libraryImport)
 	signedIn.POST("/library/ask", s.libraryAsk)
 	signedIn.GET("/library/search", s.paperSearchPage)
+	signedIn.GET("/library/bibtex", s.libraryBibTeX)
 	signedIn.GET("/library/:id", s.libraryPaper)
 	signedIn.GET("/library/:id/status", s.libraryStatus)
 	signedIn.POST("/library/:id/download", s.libraryDownload)
@@ -109,6 +110,7 @@ func (s *Server) routes() {
 	signedIn.POST("/settings/permissions", s.addPermissionRule)
 	signedIn.POST("/settings/permissions/:id/delete", s.deletePermissionRule)
 	signedIn.GET("/settings/memories", s.memoriesPage)
+	signedIn.POST("/settings/memories", s.addMemory)
 	signedIn.POST("/settings/memories/:id", s.updateMemory)
 	signedIn.POST("/settings/memories/:id/delete", s.deleteMemory)
 
