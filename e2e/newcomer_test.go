@@ -192,17 +192,18 @@ func TestBrowserNewcomerSession(t *testing.T) {
 		t.Errorf("session page transferred %d bytes (budget %d), KaTeX loaded: %v", session.Total, sessionBudget, session.KaTeX)
 	}
 
+	page := a.URL + strings.TrimPrefix(readPage(t, ctx).Path, a.BasePath) // no #fragment: a fresh load starts at the top
 	for _, js := range []bool{true, false} {
 		setScripts(t, ctx, js)
 		for _, width := range newcomerWidths {
-			do(t, ctx, chromedp.EmulateViewport(width, 800), chromedp.Reload())
+			do(t, ctx, chromedp.EmulateViewport(width, 800), chromedp.Navigate(page))
 			waitUntil(t, ctx, "the page to load", `document.readyState === "complete"`)
 			presses := tabsToQuestion(t, ctx)
 			t.Logf("question box reached with %d Tab presses (width %d, JavaScript %v)", presses, width, js)
 		}
 	}
 	setScripts(t, ctx, true)
-	do(t, ctx, chromedp.EmulateViewport(1280, 800), chromedp.Reload())
+	do(t, ctx, chromedp.EmulateViewport(1280, 800), chromedp.Navigate(page))
 	waitUntil(t, ctx, "htmx and the timeline's stream", liveJS)
 
 	// A formula: KaTeX is fetched then, and renders it.
@@ -224,8 +225,10 @@ func TestBrowserNewcomerSession(t *testing.T) {
 func tabsToQuestion(t *testing.T, ctx context.Context) int {
 	t.Helper()
 	do(t, ctx, chromedp.Evaluate[chromedp.Void](`document.activeElement && document.activeElement.blur(), window.scrollTo(0, 0)`))
+	var seen []string
 	for n := 1; n <= 3; n++ {
 		f := pressTab(t, ctx)
+		seen = append(seen, f.String())
 		if f.Text == "Skip to the question" {
 			do(t, ctx, chromedp.KeyEvent(kb.Enter))
 			id := evalJS[string](t, ctx, `document.activeElement ? document.activeElement.id : ""`)
@@ -235,7 +238,7 @@ func tabsToQuestion(t *testing.T, ctx context.Context) int {
 			return n
 		}
 	}
-	t.Fatal("three Tab presses did not reach the skip link to the question")
+	t.Fatalf("three Tab presses did not reach the skip link to the question: %s", strings.Join(seen, " → "))
 	return 0
 }
 
