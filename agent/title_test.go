@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/astroresearch/astroresearch/agent/llm/llmtest"
 )
@@ -118,4 +119,18 @@ func TestCleanTitle(t *testing.T) {
 			t.Errorf("cleanTitle(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
+}
+
+// FuzzCleanTitle: a cleaned title is one line of at most 80 characters
+// without surrounding quotes or spaces.
+func FuzzCleanTitle(f *testing.F) {
+	for _, s := range []string{"Title: \"x\"", "**a**\nb", "# “M87”.", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got := cleanTitle(s)
+		if strings.ContainsAny(got, "\n\r") || utf8.RuneCountInString(got) > maxProposedTitle || got != strings.TrimSpace(got) {
+			t.Fatalf("cleanTitle(%q) = %q", s, got)
+		}
+	})
 }

@@ -28,6 +28,13 @@ const (
 // browser tests are part of the suite, never skipped.
 func newBrowser(t *testing.T, console *consoleLog) context.Context {
 	t.Helper()
+	return newBrowserFor(t, console, browserTimeout)
+}
+
+// newBrowserFor is newBrowser for tests that walk many pages: the browser
+// is killed once timeout has passed.
+func newBrowserFor(t *testing.T, console *consoleLog, timeout time.Duration) context.Context {
+	t.Helper()
 	if _, err := os.Stat(chromiumPath); err != nil {
 		t.Fatalf("browser tests need Debian's Chromium at %s (apt-get install chromium, or make deps-browser): %v",
 			chromiumPath, err)
@@ -46,7 +53,7 @@ func newBrowser(t *testing.T, console *consoleLog) context.Context {
 		chromedp.UserDataDir(t.TempDir()),
 		chromedp.CombinedOutput(browserOut),
 	)
-	timeoutCtx, cancelTimeout := context.WithTimeout(context.Background(), browserTimeout)
+	timeoutCtx, cancelTimeout := context.WithTimeout(context.Background(), timeout)
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(timeoutCtx, opts...)
 	ctx, cancelTab := chromedp.NewContext(allocCtx, chromedp.WithListener(console.record))
 	t.Cleanup(func() {

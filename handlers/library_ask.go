@@ -45,9 +45,9 @@ func (s *Server) askBox(ctx context.Context, answer *views.AskAnswer) *views.Ask
 func progressText(p rag.Progress) string {
 	var parts []string
 	if p.Busy() {
-		msg := fmt.Sprintf("Indexing %d of %d papers", p.Queued+p.Indexing, p.Queued+p.Indexing+p.Indexed)
+		msg := fmt.Sprintf("Indexing %d of %s", p.Queued+p.Indexing, views.Plural(p.Queued+p.Indexing+p.Indexed, "paper", "papers"))
 		if p.VectorSearch && p.Passages > 0 {
-			msg += fmt.Sprintf(" (%d of %d passages embedded)", p.Embedded, p.Passages)
+			msg += fmt.Sprintf(" (%d of %s embedded)", p.Embedded, views.Plural(p.Passages, "passage", "passages"))
 		}
 		parts = append(parts, msg+"; answers cover the papers indexed so far.")
 	} else if p.Indexed == 0 {

@@ -191,7 +191,14 @@ func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }
 // notesPage is GET /library/notes?q=: search the user's notes.
 func (s *Server) notesPage(c echo.Context) error {
 	q := strings.TrimSpace(c.QueryParam("q"))
-	hits, err := s.st.SearchNotes(c.Request().Context(), currentUser(c).ID, q, 50)
+	var hits []store.PaperNote
+	var err error
+	if q == "" {
+		// Before any search: the latest notes, so the page is never blank.
+		hits, err = s.st.RecentNotes(c.Request().Context(), currentUser(c).ID, 30)
+	} else {
+		hits, err = s.st.SearchNotes(c.Request().Context(), currentUser(c).ID, q, 50)
+	}
 	if err != nil {
 		return err
 	}

@@ -32,6 +32,27 @@ func (s *Server) memoriesPage(c echo.Context) error {
 	return s.render(c, http.StatusOK, views.Memories(page))
 }
 
+// addMemory is POST /settings/memories: a memory the user writes (the
+// quality gate and de-duplication apply, as for the assistant's own).
+func (s *Server) addMemory(c echo.Context) error {
+	kind, content := c.FormValue("kind"), c.FormValue("content")
+	_, err := s.memory.Save(c.Request().Context(), currentUser(c).ID, kind, content, "user")
+	var refused *memory.RefusedError
+	switch {
+	case errors.As(err, &refused):
+		page, lerr := s.memoriesModel(c)
+		if lerr != nil {
+			return lerr
+		}
+		page.New = views.NewMemoryForm{Kind: kind, Content: content, Error: "Not added: " + refused.Reason + "."}
+		return s.render(c, http.StatusUnprocessableEntity, views.Memories(page))
+	case err != nil:
+		return err
+	}
+	s.flash(c, "Memory added.")
+	return s.redirect(c, "/settings/memories")
+}
+
 // updateMemory saves an edited memory (the quality gate applies).
 func (s *Server) updateMemory(c echo.Context) error {
 	id, err := pathID(c)

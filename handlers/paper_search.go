@@ -53,12 +53,8 @@ func (s *Server) paperSearchPage(c echo.Context) error {
 
 func (s *Server) paperHit(ctx context.Context, p literature.Paper) views.PaperHit {
 	h := views.PaperHit{Title: p.Title}
-	switch n := len(p.Authors); {
-	case n == 0:
-	case n <= 3:
-		h.Authors = strings.Join(p.Authors, "; ")
-	default:
-		h.Authors = strings.Join(p.Authors[:3], "; ") + " et al."
+	if len(p.Authors) > 0 {
+		h.Authors = views.ShortAuthorList(p.Authors)
 	}
 	var where []string
 	if p.Year != 0 {
@@ -68,7 +64,7 @@ func (s *Server) paperHit(ctx context.Context, p literature.Paper) views.PaperHi
 		where = append(where, p.Journal)
 	}
 	if p.CitationCount != nil {
-		where = append(where, fmt.Sprintf("%d citations", *p.CitationCount))
+		where = append(where, views.Plural(*p.CitationCount, "citation", "citations"))
 	}
 	if len(where) > 0 {
 		h.Where = " · " + strings.Join(where, ", ")

@@ -190,6 +190,8 @@ func (s *Server) sendBibTeX(c echo.Context, papers []store.Paper) error {
 	if s.bibtex != nil {
 		exp = s.bibtex
 	}
-	c.Response().Header().Set("Content-Disposition", `inline; filename="astroresearch.bib"`)
+	if c.Response().Header().Get("Content-Disposition") == "" {
+		c.Response().Header().Set("Content-Disposition", `inline; filename="astroresearch.bib"`)
+	}
 	return c.Blob(http.StatusOK, "application/x-bibtex; charset=utf-8", []byte(library.BibTeX(c.Request().Context(), papers, exp)))
 }

@@ -76,7 +76,7 @@ func TestResearchDelete(t *testing.T) {
 	expectStatus(t, "confirm", res, http.StatusOK)
 	expectLacks(t, "idle confirm", res.body, `role="alert"`)
 	expectContains(t, "confirm", res.body, `data-testid="delete-confirm"`,
-		"<strong>Delete Perseus cluster?</strong> This removes its messages and events.",
+		"<strong>Delete “Perseus cluster”?</strong> This removes its messages and events.",
 		`action="/research/`+s+`/delete"`, `data-testid="delete-button"`, `href="/research/`+s+`" data-testid="cancel-delete">Cancel`)
 
 	// Team files the session's agent left (docs/features.md T24) go with it.

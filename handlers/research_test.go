@@ -260,7 +260,7 @@ func TestResearchTurnStreamAndHistory(t *testing.T) {
 	}
 
 	// The list shows the turn.
-	expectContains(t, "list", c.get("/research").body, "<td>1</td>")
+	expectContains(t, "list", c.get("/research").body, "<td>1 question</td>")
 }
 
 // TestResearchStreamResume checks that a stream resumed with Last-Event-ID

@@ -22,7 +22,7 @@ type PaperNote struct {
 	Body      string    `db:"body" json:"body"`
 	CreatedAt time.Time `db:"created_at" json:"created_at"`
 	UpdatedAt time.Time `db:"updated_at" json:"updated_at"`
-	// PaperTitle is filled by SearchNotes.
+	// PaperTitle is filled by SearchNotes and RecentNotes.
 	PaperTitle string `db:"paper_title" json:"paper_title,omitempty"`
 }
 
@@ -83,6 +83,22 @@ func (s *Store) SearchNotes(ctx context.Context, userID int64, query string, lim
 		WHERE paper_notes_fts MATCH ? AND n.user_id = ? ORDER BY bm25(paper_notes_fts) LIMIT ?`, match, userID, limit)
 	if err != nil {
 		return nil, fmt.Errorf("store: search notes: %w", err)
+	}
+	return out, nil
+}
+
+// RecentNotes returns the user's latest notes and highlights on any paper,
+// newest first, with their papers' titles (limit ≤ 0 or > 200: 50).
+func (s *Store) RecentNotes(ctx context.Context, userID int64, limit int) ([]PaperNote, error) {
+	if limit <= 0 || limit > 200 {
+		limit = 50
+	}
+	var out []PaperNote
+	err := s.r.SelectContext(ctx, &out, `SELECT `+noteColumnsOfN+`, p.title AS paper_title
+		FROM paper_notes n JOIN papers p ON p.id = n.paper_id
+		WHERE n.user_id = ? ORDER BY n.updated_at DESC, n.id DESC LIMIT ?`, userID, limit)
+	if err != nil {
+		return nil, fmt.Errorf("store: recent notes: %w", err)
 	}
 	return out, nil
 }

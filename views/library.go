@@ -112,15 +112,20 @@ func (r PaperRow) URL(suffix string) string { return r.BasePath + "/library/" + 
 // BibTeXURL is the paper's BibTeX export.
 func (r PaperRow) BibTeXURL() string { return r.BasePath + "/api/papers/" + itoa(r.ID) + "/bibtex" }
 
-// ShortAuthors is the first three authors, "et al." after.
-func (r PaperRow) ShortAuthors() string {
-	switch n := len(r.Authors); {
+// ShortAuthors is the byline's authors: one or two in full, the first
+// and "et al." for more ("Greiner, J. et al."); the paper's page lists
+// them all.
+func (r PaperRow) ShortAuthors() string { return ShortAuthorList(r.Authors) }
+
+// ShortAuthorList shortens an author list as ShortAuthors does.
+func ShortAuthorList(authors []string) string {
+	switch n := len(authors); {
 	case n == 0:
 		return "Unknown authors"
-	case n <= 3:
-		return strings.Join(r.Authors, "; ")
+	case n <= 2:
+		return strings.Join(authors, "; ")
 	default:
-		return strings.Join(r.Authors[:3], "; ") + " et al."
+		return authors[0] + " et al."
 	}
 }
 

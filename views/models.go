@@ -288,6 +288,13 @@ type MemoriesPage struct {
 	Chrome
 	Items []MemoryRow
 	Error string
+	// New is the add-a-memory form: what was typed and why it was refused.
+	New NewMemoryForm
+}
+
+// NewMemoryForm is the memories page's form that adds one.
+type NewMemoryForm struct {
+	Kind, Content, Error string
 }
 
 // ImportPage confirms a bookmarklet import.

@@ -33,7 +33,8 @@ type ObjectLiterature struct {
 // ObjectTopPaper is one of the most cited papers, addable in one click.
 type ObjectTopPaper struct {
 	Title, Authors, Bibcode string
-	Year, Citations         int
+	Year                    int
+	Citations               *int // nil: ADS sent no count (nothing is shown)
 	LibraryURL              string // "" when not in the library
 }
 

@@ -326,7 +326,7 @@ func doneText(reason string, steps int) string {
 		}
 		return fmt.Sprintf("Answered in %d steps.", steps)
 	case "max_steps":
-		return fmt.Sprintf("Reached the step limit (%d steps); the answer is what was found so far.", steps)
+		return "Reached the step limit (" + plural(steps, "step", "steps") + "); the answer is what was found so far."
 	case "cancelled":
 		return "Stopped by you."
 	case "interrupted":
@@ -358,6 +358,10 @@ func decisionText(d string) string {
 	}
 	return ""
 }
+
+// Plural is "1 paper", "0 papers", "2 papers": n with the noun in the
+// right number.
+func Plural(n int, one, many string) string { return plural(n, one, many) }
 
 func plural(n int, one, many string) string {
 	if n == 1 {

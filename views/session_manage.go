@@ -1,5 +1,7 @@
 package views
 
+import "strings"
+
 // RenameForm is the inline form that renames a session. Return is where
 // the server sends the browser afterwards: "list" for /research, anything
 // else for the session page.
@@ -23,4 +25,17 @@ type DeleteSessionPage struct {
 	SessionID string
 	Title     string
 	Error     string // why the session was not deleted (a turn runs)
+}
+
+// deleteQuestion asks whether to delete the session titled t, the title
+// in quotes; a title that ends in its own question mark (a session named
+// after its question) gets no second one: "Delete “What did JWST
+// measure?”", never "…measure??".
+func deleteQuestion(t string) string {
+	title := sessionTitle(t)
+	q := "Delete “" + title + "”"
+	if !strings.HasSuffix(strings.TrimSpace(title), "?") {
+		q += "?"
+	}
+	return q
 }

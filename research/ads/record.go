@@ -41,8 +41,9 @@ type Doc struct {
 	Abstract string
 	// Keywords are the keywords in ADS's order.
 	Keywords []string
-	// CitationCount is how many ADS records cite this one.
-	CitationCount int
+	// CitationCount is how many ADS records cite this one; nil when the
+	// record came without a count (the field was not requested or empty).
+	CitationCount *int
 	// DocType is ADS's document type ("article", "eprint", "inproceedings").
 	DocType string
 	// Properties are ADS's flags ("REFEREED", "OPENACCESS", "EPRINT_OPENACCESS", ...).
@@ -151,7 +152,7 @@ func (r rawDoc) doc() Doc {
 		ESources:      cleanList(r.ESources),
 		Year:          yearOf(string(r.Year), string(r.PubDate)),
 		ArxivID:       arxivFromIdentifiers(r.Identifier),
-		CitationCount: atoi(string(r.CitationCount)),
+		CitationCount: optInt(string(r.CitationCount)),
 	}
 	d.DOI = first(d.DOIs)
 	d.Refereed = slices.Contains(d.Properties, "REFEREED")
@@ -252,6 +253,16 @@ func cleanParallel(l []string) []string {
 		}
 	}
 	return out
+}
+
+// optInt parses a count that may be missing: nil for "" (or anything not
+// a number).
+func optInt(s string) *int {
+	n, err := strconv.Atoi(strings.TrimSpace(s))
+	if err != nil {
+		return nil
+	}
+	return &n
 }
 
 func atoi(s string) int {

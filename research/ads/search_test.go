@@ -40,7 +40,7 @@ func TestSearchMapsDocs(t *testing.T) {
 		Abstract: "When surrounded by a transparent emission region, black holes are expected to reveal a dark shadow. " +
 			"We present images of M87* at 1.3 mm with an angular resolution <25 μas.",
 		Keywords:      []string{"accretion, accretion disks", "black hole physics", "galaxies: individual: M87", "galaxies: jets", "gravitation", "techniques: high angular resolution"},
-		CitationCount: 4637,
+		CitationCount: new(4637),
 		DocType:       "article",
 		Properties:    []string{"ARTICLE", "DATA", "EPRINT_OPENACCESS", "ESOURCE", "OPENACCESS", "PUB_OPENACCESS", "REFEREED"},
 		Refereed:      true,
@@ -58,7 +58,7 @@ func TestSearchMapsDocs(t *testing.T) {
 	if walker.ArxivID != "1802.06166" {
 		t.Errorf("arXiv id from bibcode-form identifier = %q, want 1802.06166", walker.ArxivID)
 	}
-	if walker.Year != 2018 || walker.CitationCount != 251 || !walker.Refereed || walker.Authors[0] != "Walker, R. Craig" {
+	if walker.Year != 2018 || *walker.CitationCount != 251 || !walker.Refereed || walker.Authors[0] != "Walker, R. Craig" {
 		t.Errorf("doc 1: %+v", walker)
 	}
 

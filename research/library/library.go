@@ -159,8 +159,9 @@ func overlayADS(p store.Paper, d ads.Doc) store.Paper {
 		a := d.ArxivID
 		p.ArxivID = &a
 	}
-	n := d.CitationCount
-	p.CitationCount = &n
+	if d.CitationCount != nil {
+		p.CitationCount = d.CitationCount // a record without a count keeps the one known
+	}
 	p.Refereed = d.Refereed
 	p.Volume, p.Page = d.Volume, d.Page
 	p.Keywords = d.Keywords

@@ -92,7 +92,7 @@ func newLib(t *testing.T, token bool) (*Library, *store.Store, *fakeADS) {
 	st.CreateFirstUser(ctx, "vera", "h")
 	a := &fakeADS{token: token, docs: map[string]ads.Doc{
 		"arXiv:1906.11238": {Bibcode: "2019ApJ...875L...1E", Title: "First M87 Event Horizon Telescope Results. I.", Authors: []string{"EHT Collaboration"},
-			Journal: "The Astrophysical Journal", Year: 2019, DOI: "10.3847/2041-8213/ab0ec7", ArxivID: "1906.11238", CitationCount: 812, Refereed: true},
+			Journal: "The Astrophysical Journal", Year: 2019, DOI: "10.3847/2041-8213/ab0ec7", ArxivID: "1906.11238", CitationCount: new(812), Refereed: true},
 	}}
 	a.docs["2019ApJ...875L...1E"] = a.docs["arXiv:1906.11238"]
 	a.docs["10.3847/2041-8213/ab0ec7"] = a.docs["arXiv:1906.11238"]

@@ -172,8 +172,7 @@ func linksOf(docs []ads.Doc) []store.PaperLink {
 			doi := d.DOI
 			l.DOI = &doi
 		}
-		n := d.CitationCount
-		l.CitationCount = &n
+		l.CitationCount = d.CitationCount
 		out = append(out, l)
 	}
 	return out

@@ -39,9 +39,8 @@ func (p Paper) Published() bool {
 
 // fromADS converts an ADS record.
 func fromADS(d ads.Doc) Paper {
-	n := d.CitationCount
 	return Paper{Title: d.Title, Authors: d.Authors, Year: d.Year, Journal: d.Journal, Abstract: d.Abstract,
-		Bibcode: d.Bibcode, DOI: d.DOI, ArxivID: d.ArxivID, CitationCount: &n, Refereed: d.Refereed,
+		Bibcode: d.Bibcode, DOI: d.DOI, ArxivID: d.ArxivID, CitationCount: d.CitationCount, Refereed: d.Refereed,
 		Sources: []string{"ads"}, Date: d.PubDate}
 }
 

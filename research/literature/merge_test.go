@@ -23,10 +23,10 @@ func axEntry(id, title, doi string, authors ...string) arxiv.Entry {
 
 func TestMergeRules(t *testing.T) {
 	published := ads.Doc{Bibcode: "2023ApJ...950...12S", Title: "Cavities in Perseus (journal title)", Authors: []string{"Smith, J."},
-		Journal: "The Astrophysical Journal", Year: 2023, DOI: "10.3847/1538-4357/ACD123", ArxivID: "2305.01234", CitationCount: 42, Refereed: true}
+		Journal: "The Astrophysical Journal", Year: 2023, DOI: "10.3847/1538-4357/ACD123", ArxivID: "2305.01234", CitationCount: new(42), Refereed: true}
 	preprint := ads.Doc{Bibcode: "2024arXiv240101234D", Title: "Old preprint title", Authors: []string{"Doe, A."},
-		Journal: "arXiv e-prints", Year: 2024, ArxivID: "2401.01234", CitationCount: 1}
-	noIDs := ads.Doc{Bibcode: "1999A&A...345..100X", Title: "A paper ADS alone knows", Year: 1999, CitationCount: 7}
+		Journal: "arXiv e-prints", Year: 2024, ArxivID: "2401.01234", CitationCount: new(1)}
+	noIDs := ads.Doc{Bibcode: "1999A&A...345..100X", Title: "A paper ADS alone knows", Year: 1999, CitationCount: new(7)}
 	entries := []arxiv.Entry{
 		axEntry("2401.01234", "New preprint title (v2)", "", "A. Doe", "B. Roe"),
 		axEntry("2305.01234", "Cavities in Perseus (submitted title)", "", "J. Smith"),

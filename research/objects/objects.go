@@ -67,7 +67,7 @@ type TopPaper struct {
 	Title     string `json:"title"`
 	Authors   string `json:"authors"`
 	Year      int    `json:"year"`
-	Citations int    `json:"citations"`
+	Citations *int   `json:"citations,omitempty"` // nil when ADS sent no count
 	// LibraryID is the library entry's id, 0 when the paper is not in it.
 	LibraryID int64 `json:"library_id"`
 }

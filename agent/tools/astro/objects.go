@@ -73,7 +73,11 @@ func describeReport(r objects.Report, basePath string) string {
 			if tp.LibraryID != 0 {
 				in = fmt.Sprintf(" [library #%d]", tp.LibraryID)
 			}
-			fmt.Fprintf(&b, "\n- %s (%s %d, %d citations, %s)%s", tp.Title, tp.Authors, tp.Year, tp.Citations, tp.Bibcode, in)
+			cites := ""
+			if tp.Citations != nil {
+				cites = fmt.Sprintf(", %d citations", *tp.Citations)
+			}
+			fmt.Fprintf(&b, "\n- %s (%s %d%s, %s)%s", tp.Title, tp.Authors, tp.Year, cites, tp.Bibcode, in)
 		}
 	}
 	fmt.Fprintf(&b, "\n\nIn the library: %d papers name it", len(r.Library.Papers))

@@ -78,7 +78,11 @@ func libraryStatus(ctx context.Context, shelf Shelf, papers []literature.Paper) 
 
 func describePapers(q string, res literature.Result, status map[int]string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d papers for %q", len(res.Papers), q)
+	if len(res.Papers) == 1 {
+		fmt.Fprintf(&b, "1 paper for %q", q)
+	} else {
+		fmt.Fprintf(&b, "%d papers for %q", len(res.Papers), q)
+	}
 	if res.ADS >= 0 || res.Arxiv >= 0 {
 		var totals []string
 		if res.ADS >= 0 {
@@ -111,7 +115,11 @@ func describePapers(q string, res literature.Result, status map[int]string) stri
 		}
 		b.WriteString(strings.Join(ids, " · "))
 		if p.CitationCount != nil {
-			fmt.Fprintf(&b, " · %d citations", *p.CitationCount)
+			if *p.CitationCount == 1 {
+				b.WriteString(" · 1 citation")
+			} else {
+				fmt.Fprintf(&b, " · %d citations", *p.CitationCount)
+			}
 		}
 		if p.Refereed {
 			b.WriteString(" · refereed")
