@@ -34,7 +34,7 @@ type ObjectLiterature struct {
 type ObjectTopPaper struct {
 	Title, Authors, Bibcode string
 	Year                    int
-	Citations               *int // nil: ADS sent no count (nothing is shown)
+	Citations               *int   // nil: ADS sent no count (nothing is shown)
 	LibraryURL              string // "" when not in the library
 }
 
