@@ -13,7 +13,7 @@ LDFLAGS := -s -w -X main.version=$(VERSION)
 # Packages whose tests exercise concurrency; CI runs them with -race.
 RACE_PKGS := ./store/... ./auth/... ./handlers/... ./agent/... ./research/... ./internal/...
 
-.PHONY: all run build test race lint bench docker vendor generate deps-c deps-browser deps-pdf deps-parse clean
+.PHONY: all run build test race lint bench docker vendor generate deps-c deps-browser deps-pdf deps-parse deps-tex clean
 
 all: build
 
@@ -27,7 +27,7 @@ build: deps-c deps-pdf vendor generate
 
 ## test: every test, browser tests included (e2e always re-runs: it builds
 ## the binary itself, which Go's test cache cannot see)
-test: deps-c deps-browser deps-parse vendor generate
+test: deps-c deps-browser deps-parse deps-tex vendor generate
 	$(GO) test -tags $(TAGS) $$($(GO) list ./... | grep -v /e2e)
 	$(GO) test -count=1 -tags $(TAGS) ./e2e/
 
@@ -41,7 +41,7 @@ lint: deps-c vendor generate
 	$(STATICCHECK) -tags $(TAGS) ./...
 
 ## bench: benchmarks (figures are printed, nothing is asserted)
-bench: deps-c deps-browser deps-parse vendor generate
+bench: deps-c deps-browser deps-parse deps-tex vendor generate
 	$(GO) test -tags $(TAGS) -run '^$$' -bench . -benchmem -benchtime 1x ./...
 
 ## docker: both image targets (needs a Docker engine)
@@ -109,6 +109,15 @@ deps-parse: deps-pdf
 	  if [ "$$(id -u)" = 0 ]; then \
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq poppler-utils texlive-publishers-doc; \
 	  else echo "install poppler-utils and texlive-publishers-doc (Debian) first" >&2; exit 1; fi; \
+	fi
+
+# The research record's methods appendix is checked by compiling it with
+# pdflatex and the AASTeX class (Debian's TeX Live).
+deps-tex:
+	@if ! command -v pdflatex >/dev/null || ! kpsewhich aastex631.cls >/dev/null 2>&1; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq texlive-latex-base texlive-latex-recommended texlive-plain-generic texlive-fonts-recommended texlive-publishers; \
+	  else echo "install texlive-latex-base and texlive-publishers (Debian) to compile the record's TeX in the tests" >&2; fi; \
 	fi
 
 clean:
