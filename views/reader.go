@@ -30,9 +30,9 @@ var (
 			mathPassthrough{paperText: true},
 		),
 		goldmark.WithParserOptions(parser.WithAutoHeadingID(),
-			parser.WithASTTransformers(util.Prioritized(headingShift{by: 1}, 100))),
+			parser.WithASTTransformers(util.Prioritized(headingShift{by: 1}, 100), util.Prioritized(tableScroll{}, 100))),
 		goldmark.WithRendererOptions(html.WithUnsafe(),
-			renderer.WithNodeRenderers(util.Prioritized(passageRenderer{}, 500))),
+			renderer.WithNodeRenderers(util.Prioritized(passageRenderer{}, 500), util.Prioritized(tableScrollRenderer{}, 500))),
 	)
 	readerPolicy = newReaderPolicy()
 )
@@ -45,10 +45,12 @@ func newReaderPolicy() *bluemonday.Policy {
 	p.AllowAttrs("class").Matching(regexp.MustCompile(`^footnote-(ref|backref)$`)).OnElements("a")
 	// One class rule per element: a later rule for the same attribute
 	// would replace this one.
-	p.AllowAttrs("class").Matching(regexp.MustCompile(`^(footnotes|passage)$`)).OnElements("div")
+	p.AllowAttrs("class").Matching(regexp.MustCompile(`^(footnotes|passage|reader-scroll)$`)).OnElements("div")
 	p.AllowElements("div")
 	p.AllowAttrs("id").Matching(passageIDAttr).OnElements("div")
-	p.AllowAttrs("tabindex").Matching(minusOneAttr).OnElements("div")
+	p.AllowAttrs("tabindex").Matching(readerTabindexAttr).OnElements("div")
+	p.AllowAttrs("role").Matching(regionRoleAttr).OnElements("div")
+	p.AllowAttrs("aria-label").Matching(tableScrollLabelAttr).OnElements("div")
 	p.AllowAttrs("colspan", "rowspan").Matching(regexp.MustCompile(`^[0-9]{1,3}$`)).OnElements("td", "th")
 	return p
 }
