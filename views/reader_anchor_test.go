@@ -59,3 +59,26 @@ func FuzzQuoteAnchor(f *testing.F) {
 		t.Fatalf("QuoteAnchor = %q, not a heading id of %v", got, toc)
 	})
 }
+
+// TestQuoteAnchorRealHeadings: the shapes of real papers' headings — the
+// same title twice ("Results" of two analyses), a formula in a heading,
+// a heading with only a formula — get the ids the page gives them.
+func TestQuoteAnchorRealHeadings(t *testing.T) {
+	md := "# Paper\n\n## 2 Photometry\n\n### Results\n\nFirst results words.\n\n## 3 Spectroscopy\n\n### Results\n\nSecond results words.\n\n" +
+		"## 4 The $z\\sim6$ sample\n\nSample words here.\n\n## $\\beta$\n\nSlope words here.\n"
+	html, toc, err := ReaderHTML(md)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ quote, want string }{
+		{"First results words.", "sec-results"},
+		{"Second results words.", "sec-results-1"},
+		{"Sample words here.", "sec-4-the-zsim6-sample"},
+		{"Slope words here.", "sec-beta"},
+	} {
+		got := QuoteAnchor(md, tc.quote, "")
+		if got != tc.want || !strings.Contains(html, `id="`+got+`"`) {
+			t.Errorf("QuoteAnchor(%q) = %q, want %q on the page (toc %+v)", tc.quote, got, tc.want, toc)
+		}
+	}
+}
