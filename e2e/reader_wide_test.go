@@ -26,7 +26,8 @@ const scrollRegionsJS = `[...document.querySelectorAll('#reader-text .reader-scr
 // 2.2 run), at 1280 px and on a phone, where the table stays a table; a
 // passage selected across an inline formula is saved as its words
 // without the formula's TeX or KaTeX's copy of it, marked in the text,
-// and the focus goes to the notes, not to the page.
+// and the focus goes to the notes, not to the page; a delete the server
+// refuses is announced.
 func TestBrowserReaderWideContent(t *testing.T) {
 	r := openLongReader(t, "williamina", "white-dwarfs")
 	ctx := r.ctx
@@ -83,6 +84,16 @@ func TestBrowserReaderWideContent(t *testing.T) {
 	if focus != "notes-body" {
 		t.Errorf("after a highlight saved from the keyboard the focus is on %q, want the notes panel's body", focus)
 	}
+
+	// The highlight deleted elsewhere (another tab): deleting it here is
+	// refused, and the status line says so instead of nothing happening.
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[int](`(async () => {
+		const f = document.querySelector('[data-testid="note"].note-highlight form');
+		return (await fetch(f.action, {method: 'POST', body: new FormData(f)})).status; })()`, chromedp.EvalAwaitPromise)); err != nil {
+		t.Fatal(err)
+	}
+	do(t, ctx, chromedp.Click(chromedp.CSS(`[data-testid="note"].note-highlight [data-testid="note-delete"]`)))
+	waitUntil(t, ctx, "the refusal announced", `document.getElementById('reader-status').textContent.startsWith('That note is no longer there')`)
 
 	// On a phone: the regions still scroll, and the table is a table.
 	r.viewport(t, phoneWidth, phoneHeight)

@@ -323,4 +323,20 @@
     }
     if (lost) focusNotes(body);
   });
+
+  // htmx swaps nothing for an error answer or an unreachable server: the
+  // status line says the note was not saved (or deleted), instead of
+  // nothing happening.
+  function notesRequest(e) {
+    return e.detail && e.detail.target && e.detail.target.id === "notes-body";
+  }
+  document.addEventListener("htmx:responseError", function (e) {
+    if (!notesRequest(e)) return;
+    say(e.detail.xhr && e.detail.xhr.status === 404 ?
+      "That note is no longer there; reload the page to see the notes as they are." :
+      "The change to the notes was not saved; try again.");
+  });
+  document.addEventListener("htmx:sendError", function (e) {
+    if (notesRequest(e)) say("The server could not be reached; the change to the notes was not saved.");
+  });
 })();
