@@ -399,6 +399,21 @@ func TestBrowserReaderWithoutJavaScript(t *testing.T) {
 	r.load(t, "", false)
 	checkPhoneLayout(t, r.geometry(t), "without JavaScript", true)
 	r.screenshot(t, "390-nojs")
+
+	// A refused note (nothing written) comes back at the form, its
+	// message in view, not at the top of the page.
+	resp, err := chromedp.RunResponse(r.ctx, chromedp.Click(chromedp.CSS(`[data-testid="note-save"]`)))
+	if err != nil || resp.Status != http.StatusUnprocessableEntity {
+		t.Fatalf("an empty note without JavaScript: %v, %+v; want 422", err, resp)
+	}
+	at, err := chromedp.Run(r.ctx, chromedp.Evaluate[sectionPlace](`(() => { const e = document.querySelector('[data-testid="note-error"]');
+		return {hash: location.hash, text: e ? e.textContent : "", top: e ? e.getBoundingClientRect().top : -1}; })()`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if at.Hash != "#note-form" || at.Text == "" || at.Top < 0 || at.Top > phoneHeight-40 {
+		t.Errorf("a refused note without JavaScript: at %q, message %q %.0f px from the top; want it in view at #note-form", at.Hash, at.Text, at.Top)
+	}
 }
 
 // sectionPlace is the URL's fragment and where its element is.

@@ -71,7 +71,9 @@ func TestReaderPage(t *testing.T) {
 		`<details class="reader-panel reader-notes" id="notes-panel" open`, `id="selection-hint" data-testid="selection-hint" hidden`,
 		`data-testid="selection-actions" hidden`, `hx-post="`+base+`/notes" hx-target="#notes-body" hx-swap="outerHTML"`,
 		// A second press while a save runs would save the note twice.
-		`hx-disabled-elt="find #highlight-button, find #selection-save"`)
+		`hx-disabled-elt="find #highlight-button, find #selection-save"`,
+		// Without JavaScript a refused note comes back at the form.
+		`action="`+base+`/notes#note-form"`)
 	for _, bad := range []string{"<script>alert", "onerror", `href="javascript:`, "hx-get"} {
 		if i := strings.Index(res.body, bad); i >= 0 {
 			t.Errorf("reader page contains %q: %s", bad, res.body[max(0, i-80):min(len(res.body), i+80)])
