@@ -43,7 +43,38 @@ func longPaperHTML(t *testing.T) []byte {
 		}
 		b.WriteString("</section>\n")
 	}
+	b.WriteString(wideSectionHTML())
 	return []byte(strings.Replace(string(page), `<section class="ltx_bibliography" id="bib">`, b.String()+`<section class="ltx_bibliography" id="bib">`, 1))
+}
+
+// wideSectionHTML is a last section with what is wider than the text
+// column — a table of many columns and a long display formula — and a
+// sentence with an inline formula in it.
+func wideSectionHTML() string {
+	var b strings.Builder
+	s := 3 + longSections
+	fmt.Fprintf(&b, `<section class="ltx_section" id="S%d"><h2 class="ltx_title ltx_title_section"><span class="ltx_tag ltx_tag_section">%d </span>Wide material</h2>`, s, s)
+	fmt.Fprintf(&b, `<div class="ltx_para" id="S%d.p1"><p class="ltx_p">The slope <math alttext="\beta_{\rm UV}" class="ltx_Math" display="inline"><semantics><mi>β</mi><annotation encoding="application/x-tex">\beta_{\rm UV}</annotation></semantics></math> of the wide sample is steeper than in the local galaxies.</p></div>`, s)
+	b.WriteString(`<table class="ltx_tabular ltx_centering ltx_align_middle" id="SW.T1"><tbody class="ltx_tbody"><tr class="ltx_tr">`)
+	for c := 1; c <= 16; c++ {
+		fmt.Fprintf(&b, `<td class="ltx_td">Wavelength%02d</td>`, c)
+	}
+	b.WriteString(`</tr><tr class="ltx_tr">`)
+	for c := 1; c <= 16; c++ {
+		fmt.Fprintf(&b, `<td class="ltx_td">%d.%03d</td>`, c, c*37)
+	}
+	b.WriteString(`</tr></tbody></table>`)
+	var tex strings.Builder
+	tex.WriteString(`F_{\rm total}=`)
+	for k := 1; k <= 24; k++ {
+		if k > 1 {
+			tex.WriteString("+")
+		}
+		fmt.Fprintf(&tex, `a_{%d}\,x^{%d}`, k, k)
+	}
+	fmt.Fprintf(&b, `<table class="ltx_equation ltx_eqn_table" id="SW.E1"><tbody><tr class="ltx_equation ltx_eqn_row ltx_align_baseline"><td class="ltx_eqn_cell ltx_align_center"><math alttext="%s" class="ltx_Math" display="block"><semantics><mi>F</mi><annotation encoding="application/x-tex">%s</annotation></semantics></math></td><td class="ltx_eqn_cell ltx_eqn_eqno ltx_align_middle ltx_align_right" rowspan="1"><span class="ltx_tag ltx_tag_equation ltx_align_right">(9)</span></td></tr></tbody></table>`, tex.String(), tex.String())
+	fmt.Fprintf(&b, `<div class="ltx_para" id="S%d.p2"><p class="ltx_p">The wide section ends here.</p></div></section>`+"\n", s)
+	return b.String()
 }
 
 // reader is a browser signed in, on the reader of a long parsed paper.
@@ -368,6 +399,21 @@ func TestBrowserReaderWithoutJavaScript(t *testing.T) {
 	r.load(t, "", false)
 	checkPhoneLayout(t, r.geometry(t), "without JavaScript", true)
 	r.screenshot(t, "390-nojs")
+
+	// A refused note (nothing written) comes back at the form, its
+	// message in view, not at the top of the page.
+	resp, err := chromedp.RunResponse(r.ctx, chromedp.Click(chromedp.CSS(`[data-testid="note-save"]`)))
+	if err != nil || resp.Status != http.StatusUnprocessableEntity {
+		t.Fatalf("an empty note without JavaScript: %v, %+v; want 422", err, resp)
+	}
+	at, err := chromedp.Run(r.ctx, chromedp.Evaluate[sectionPlace](`(() => { const e = document.querySelector('[data-testid="note-error"]');
+		return {hash: location.hash, text: e ? e.textContent : "", top: e ? e.getBoundingClientRect().top : -1}; })()`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if at.Hash != "#note-form" || at.Text == "" || at.Top < 0 || at.Top > phoneHeight-40 {
+		t.Errorf("a refused note without JavaScript: at %q, message %q %.0f px from the top; want it in view at #note-form", at.Hash, at.Text, at.Top)
+	}
 }
 
 // sectionPlace is the URL's fragment and where its element is.

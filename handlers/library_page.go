@@ -147,10 +147,9 @@ func (s *Server) libraryList(c echo.Context) error {
 }
 
 func (s *Server) libraryPage(c echo.Context, lq libraryQuery, results string, form views.ImportForm) views.LibraryPage {
-	chrome := s.chrome(c, "Library", "library")
-	if s.rag != nil {
-		chrome.Math = true // answers and passages of the ask panel have formulas
-	}
+	// Titles have formulas (arXiv's "$z\sim6$"), and so do the ask panel's
+	// answers; math.js fetches KaTeX only once a formula is on the page.
+	chrome := s.mathChrome(c, "Library", "library")
 	return views.LibraryPage{Chrome: chrome, Query: lq.q, Tag: lq.tag, Year: lq.year, Status: lq.status,
 		Sort: lq.sort, Import: form, ResultsHTML: results,
 		Ask: s.askBox(c.Request().Context(), nil)}
@@ -220,7 +219,8 @@ func (s *Server) paperPage(c echo.Context, p store.Paper) (views.PaperPage, erro
 	if err != nil {
 		return views.PaperPage{}, err
 	}
-	page := views.PaperPage{Chrome: s.chrome(c, p.Title, "library"), Paper: paperRow(s.cfg.BasePath, p),
+	// The title and the abstract have formulas.
+	page := views.PaperPage{Chrome: s.mathChrome(c, p.Title, "library"), Paper: paperRow(s.cfg.BasePath, p),
 		Volume: p.Volume, PageNo: p.Page, Abstract: p.Abstract, Keywords: p.Keywords, Tags: s.tagsView(c, p.ID, p.Tags),
 		Citations: p.CitationCount, Download: dl, Parse: s.parseView(p)}
 	page.Paper.Authors = p.Authors

@@ -202,7 +202,7 @@ func (s *Server) notesPage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	page := views.NotesSearchPage{Chrome: s.chrome(c, "Notes", "library"), Query: q}
+	page := views.NotesSearchPage{Chrome: s.mathChrome(c, "Notes", "library"), Query: q}
 	for _, h := range hits {
 		page.Hits = append(page.Hits, views.NoteHit{NoteRow: noteRow(h), PaperID: h.PaperID, PaperTitle: h.PaperTitle})
 	}

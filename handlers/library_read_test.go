@@ -69,7 +69,11 @@ func TestReaderPage(t *testing.T) {
 		// selection bar and its hint exist for the script only.
 		`/static/css/reader.css`, `<details class="reader-panel reader-toc" id="toc-panel" open`,
 		`<details class="reader-panel reader-notes" id="notes-panel" open`, `id="selection-hint" data-testid="selection-hint" hidden`,
-		`data-testid="selection-actions" hidden`, `hx-post="`+base+`/notes" hx-target="#notes-body" hx-swap="outerHTML"`)
+		`data-testid="selection-actions" hidden`, `hx-post="`+base+`/notes" hx-target="#notes-body" hx-swap="outerHTML"`,
+		// A second press while a save runs would save the note twice.
+		`hx-disabled-elt="find #highlight-button, find #selection-save"`,
+		// Without JavaScript a refused note comes back at the form.
+		`action="`+base+`/notes#note-form"`)
 	for _, bad := range []string{"<script>alert", "onerror", `href="javascript:`, "hx-get"} {
 		if i := strings.Index(res.body, bad); i >= 0 {
 			t.Errorf("reader page contains %q: %s", bad, res.body[max(0, i-80):min(len(res.body), i+80)])

@@ -22,7 +22,7 @@ type PaperSearcher interface {
 // paperSearchPage is GET /library/search?q=&sort=: merged ADS + arXiv
 // results, each addable to the library with one click.
 func (s *Server) paperSearchPage(c echo.Context) error {
-	page := views.PaperSearchPage{Chrome: s.chrome(c, "Search ADS and arXiv", "library"),
+	page := views.PaperSearchPage{Chrome: s.mathChrome(c, "Search ADS and arXiv", "library"), // titles have formulas
 		Query: strings.TrimSpace(c.QueryParam("q")), Sort: c.QueryParam("sort")}
 	switch page.Sort {
 	case "", "relevance", "date", "citations":

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/microcosm-cc/bluemonday"
 	"github.com/yuin/goldmark"
@@ -29,9 +30,9 @@ var (
 			mathPassthrough{paperText: true},
 		),
 		goldmark.WithParserOptions(parser.WithAutoHeadingID(),
-			parser.WithASTTransformers(util.Prioritized(headingShift{by: 1}, 100))),
+			parser.WithASTTransformers(util.Prioritized(headingShift{by: 1}, 100), util.Prioritized(tableScroll{}, 100))),
 		goldmark.WithRendererOptions(html.WithUnsafe(),
-			renderer.WithNodeRenderers(util.Prioritized(passageRenderer{}, 500))),
+			renderer.WithNodeRenderers(util.Prioritized(passageRenderer{}, 500), util.Prioritized(tableScrollRenderer{}, 500))),
 	)
 	readerPolicy = newReaderPolicy()
 )
@@ -44,10 +45,12 @@ func newReaderPolicy() *bluemonday.Policy {
 	p.AllowAttrs("class").Matching(regexp.MustCompile(`^footnote-(ref|backref)$`)).OnElements("a")
 	// One class rule per element: a later rule for the same attribute
 	// would replace this one.
-	p.AllowAttrs("class").Matching(regexp.MustCompile(`^(footnotes|passage)$`)).OnElements("div")
+	p.AllowAttrs("class").Matching(regexp.MustCompile(`^(footnotes|passage|reader-scroll)$`)).OnElements("div")
 	p.AllowElements("div")
 	p.AllowAttrs("id").Matching(passageIDAttr).OnElements("div")
-	p.AllowAttrs("tabindex").Matching(minusOneAttr).OnElements("div")
+	p.AllowAttrs("tabindex").Matching(readerTabindexAttr).OnElements("div")
+	p.AllowAttrs("role").Matching(regionRoleAttr).OnElements("div")
+	p.AllowAttrs("aria-label").Matching(tableScrollLabelAttr).OnElements("div")
 	p.AllowAttrs("colspan", "rowspan").Matching(regexp.MustCompile(`^[0-9]{1,3}$`)).OnElements("td", "th")
 	return p
 }
@@ -59,12 +62,36 @@ func newReaderPolicy() *bluemonday.Policy {
 // could break the reader's controls.
 const headingIDPrefix = "sec-"
 
+// maxHeadingIDSource is how much of a heading's text its id is made from.
+// The sanitiser keeps a heading id of at most 100 characters after the
+// prefix (newReaderPolicy); the id takes at most one character per byte of
+// the text, plus "-N" when the same id is already taken, so 80 bytes keep
+// every id — a spurious heading made of a whole paragraph included — and
+// the contents links, the return anchors of QuoteAnchor and the headings
+// agree.
+const maxHeadingIDSource = 80
+
 // prefixedIDs generates goldmark's heading ids with headingIDPrefix (still
-// unique: the prefix is added to the unique ids of the wrapped generator).
+// unique: the prefix is added to the unique ids of the wrapped generator)
+// from at most maxHeadingIDSource bytes of the heading's text.
 type prefixedIDs struct{ parser.IDs }
 
 func (p prefixedIDs) Generate(value []byte, kind ast.NodeKind) []byte {
-	return append([]byte(headingIDPrefix), p.IDs.Generate(value, kind)...)
+	return append([]byte(headingIDPrefix), p.IDs.Generate(headingIDSource(value), kind)...)
+}
+
+// headingIDSource is the start of value that an id is made from: at most
+// maxHeadingIDSource bytes, cut at a character boundary.
+func headingIDSource(value []byte) []byte {
+	value = bytes.TrimSpace(value)
+	if len(value) <= maxHeadingIDSource {
+		return value
+	}
+	cut := maxHeadingIDSource
+	for cut > 0 && !utf8.RuneStart(value[cut]) {
+		cut--
+	}
+	return value[:cut]
 }
 
 // parseReader parses a paper's Markdown for the reader.

@@ -1,6 +1,9 @@
 package views
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestQuoteAnchor(t *testing.T) {
 	md := "# Paper\n\nAbstract text before any section.\n\n## 1 Introduction\n\nDust shapes what we see ([Calzetti 2000](#ref-1)).\n" +
@@ -31,7 +34,7 @@ func TestQuoteAnchor(t *testing.T) {
 }
 
 // FuzzQuoteAnchor: any text and quote; the answer is "" or the id of one
-// of the reader's headings.
+// of the reader's headings, kept in the sanitised page.
 func FuzzQuoteAnchor(f *testing.F) {
 	f.Add("# P\n\n## 1 Intro\n\nDust shapes $x$ what.\n", "Dust shapes what", "")
 	f.Add("## A\n\n| a | b |\n|---|---|\n| GN-z11 | $z$ |\n\n## A\n\nagain GN-z11\n", "GN-z11", "again")
@@ -41,9 +44,12 @@ func FuzzQuoteAnchor(f *testing.F) {
 		if got == "" {
 			return
 		}
-		_, toc, err := ReaderHTML(md)
+		html, toc, err := ReaderHTML(md)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if !strings.Contains(html, `id="`+got+`"`) {
+			t.Fatalf("QuoteAnchor = %q, not an id of the page (the sanitiser dropped it?)", got)
 		}
 		for _, h := range toc {
 			if h.ID == got {
@@ -52,4 +58,27 @@ func FuzzQuoteAnchor(f *testing.F) {
 		}
 		t.Fatalf("QuoteAnchor = %q, not a heading id of %v", got, toc)
 	})
+}
+
+// TestQuoteAnchorRealHeadings: the shapes of real papers' headings — the
+// same title twice ("Results" of two analyses), a formula in a heading,
+// a heading with only a formula — get the ids the page gives them.
+func TestQuoteAnchorRealHeadings(t *testing.T) {
+	md := "# Paper\n\n## 2 Photometry\n\n### Results\n\nFirst results words.\n\n## 3 Spectroscopy\n\n### Results\n\nSecond results words.\n\n" +
+		"## 4 The $z\\sim6$ sample\n\nSample words here.\n\n## $\\beta$\n\nSlope words here.\n"
+	html, toc, err := ReaderHTML(md)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ quote, want string }{
+		{"First results words.", "sec-results"},
+		{"Second results words.", "sec-results-1"},
+		{"Sample words here.", "sec-4-the-zsim6-sample"},
+		{"Slope words here.", "sec-beta"},
+	} {
+		got := QuoteAnchor(md, tc.quote, "")
+		if got != tc.want || !strings.Contains(html, `id="`+got+`"`) {
+			t.Errorf("QuoteAnchor(%q) = %q, want %q on the page (toc %+v)", tc.quote, got, tc.want, toc)
+		}
+	}
 }

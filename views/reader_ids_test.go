@@ -33,3 +33,34 @@ func TestReaderHeadingIDsCannotClobberPageIDs(t *testing.T) {
 		t.Errorf("toc %+v, want 4 entries", toc)
 	}
 }
+
+// A heading longer than the sanitiser's id limit (a paragraph the PDF
+// engine took for a heading, a long title) keeps its id, so its contents
+// link and the no-JavaScript return anchor of a note lead to it; two such
+// headings that start alike still get distinct ids.
+func TestReaderLongHeadingKeepsItsID(t *testing.T) {
+	long := strings.Repeat("Spectral energy distributions of dusty galaxies ", 4)
+	md := "# Paper\n\n## " + long + "one\n\nFirst body words.\n\n## " + long + "two\n\nSecond body words.\n\n## Ωμέγα " + strings.Repeat("é", 60) + "\n\nThird body words.\n"
+	html, toc, err := ReaderHTML(md)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(toc) != 4 {
+		t.Fatalf("toc %+v, want 4 entries", toc)
+	}
+	seen := map[string]bool{}
+	for _, e := range toc {
+		if e.ID == "" || seen[e.ID] {
+			t.Errorf("heading %q has the id %q, empty or taken", e.Title, e.ID)
+		}
+		seen[e.ID] = true
+		if !strings.Contains(html, `id="`+e.ID+`"`) {
+			t.Errorf("the sanitiser dropped the id %q of heading %q", e.ID, e.Title)
+		}
+	}
+	for quote, want := range map[string]string{"First body words.": toc[1].ID, "Second body words.": toc[2].ID, "Third body words.": toc[3].ID} {
+		if got := QuoteAnchor(md, quote, ""); got != want || !strings.Contains(html, `id="`+got+`"`) {
+			t.Errorf("QuoteAnchor(%q) = %q, want %q (an id of the page)", quote, got, want)
+		}
+	}
+}

@@ -1,5 +1,7 @@
 package views
 
+import "strings"
+
 // ReaderNotes is the notes panel's body (ReaderNotesBody): the user's notes
 // on one paper and the state of the note form.
 type ReaderNotes struct {
@@ -31,4 +33,26 @@ func notesCount(n int) string {
 		return ""
 	}
 	return "(" + itoa(int64(n)) + ")"
+}
+
+// noteDeleteLabel names a note's Delete button by what the note is, so a
+// screen reader's list of buttons tells them apart: `Delete the highlight
+// "Dust shapes what we…"` (the quote, else the note's text, cut at 40
+// characters). It starts with the visible "Delete" (WCAG 2.5.3).
+func noteDeleteLabel(n NoteRow) string {
+	what := "note"
+	if n.Kind == "highlight" {
+		what = "highlight"
+	}
+	words := strings.Join(strings.Fields(n.Quote), " ")
+	if words == "" {
+		words = strings.Join(strings.Fields(n.Body), " ")
+	}
+	if r := []rune(words); len(r) > 40 {
+		words = strings.TrimSpace(string(r[:40])) + "…"
+	}
+	if words == "" {
+		return "Delete the " + what
+	}
+	return "Delete the " + what + " \u201c" + words + "\u201d"
 }

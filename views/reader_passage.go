@@ -56,10 +56,7 @@ func (passageRenderer) RegisterFuncs(r renderer.NodeRendererFuncRegisterer) {
 	})
 }
 
-var (
-	passageIDAttr = regexp.MustCompile(`^passage-[0-9]{1,19}$`)
-	minusOneAttr  = regexp.MustCompile(`^-1$`)
-)
+var passageIDAttr = regexp.MustCompile(`^passage-[0-9]{1,19}$`)
 
 // readerHTMLMarked renders md like ReaderHTML and wraps the top-level
 // blocks that overlap mark's range in the passage element. It reports

@@ -1,7 +1,12 @@
-// The reader (the layout's math.js has rendered the formulas before this
-// deferred script runs): each note's quote is found in the text again (by
-// its context, so it survives a re-parse) and marked, and marked again
+// The reader: each note's quote is found in the text again (by its
+// context, so it survives a re-parse) and marked, and marked again
 // whenever htmx swaps in the notes panel's body after a save or delete.
+// Formulas are left out of the text a quote is found in and made of: the
+// layout's math.js renders them with KaTeX whenever KaTeX has loaded
+// (before or after this script), and a formula's TeX or KaTeX's rendering
+// of it would otherwise change the text under the marks (the server's
+// QuoteAnchor leaves them out too). Display formulas and code that scroll
+// sideways become focusable regions, so a keyboard can scroll them.
 // Selecting text shows the selection bar: "Highlight" (saved at once) and
 // "Note…" (a note on the passage); both post through htmx, so the page
 // stays where it is. Without a selection the notes panel says how to make
@@ -13,12 +18,12 @@
   var article = document.getElementById("reader-text");
   if (!article) return;
 
-  // The article's text with whitespace collapsed, and where each of its
-  // characters lives (text node and offset).
+  // The article's text without its formulas, with whitespace collapsed,
+  // and where each of its characters lives (text node and offset).
   function textMap() {
     var walker = document.createTreeWalker(article, NodeFilter.SHOW_TEXT, {
       acceptNode: function (n) {
-        return n.parentNode.closest(".katex") ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT;
+        return n.parentNode.closest(".math, .katex") ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT;
       }
     });
     var text = "", where = [], space = true, n;
@@ -117,6 +122,40 @@
   fitPanels();
   narrow.addEventListener("change", fitPanels);
 
+  // Display formulas and code wider than the column scroll sideways; those
+  // that do are named regions in the tab order, so a keyboard can scroll
+  // them (tables have such a region from the server). Checked again when
+  // their size changes: KaTeX rendering them, the window resized.
+  var scrollers = article.querySelectorAll(".math-display, pre");
+  function fitScrollers() {
+    var n = 0;
+    scrollers.forEach(function (el) {
+      var wide = el.scrollWidth > el.clientWidth + 1;
+      if (wide && el.getAttribute("data-scroll") !== "on") {
+        el.setAttribute("tabindex", "0");
+        el.setAttribute("role", "region");
+        el.setAttribute("data-scroll", "on");
+      } else if (!wide && el.getAttribute("data-scroll") === "on") {
+        el.removeAttribute("tabindex");
+        el.removeAttribute("role");
+        el.removeAttribute("aria-label");
+        el.removeAttribute("data-scroll");
+      }
+      if (wide) {
+        n++;
+        el.setAttribute("aria-label", (el.tagName === "PRE" ? "Scrollable code " : "Scrollable formula ") + n);
+      }
+    });
+  }
+  if (scrollers.length && window.ResizeObserver) {
+    var pending = 0;
+    var ro = new ResizeObserver(function () {
+      cancelAnimationFrame(pending);
+      pending = requestAnimationFrame(fitScrollers);
+    });
+    scrollers.forEach(function (el) { ro.observe(el); });
+  }
+
   // Selection → the selection bar.
   var actions = document.getElementById("selection-actions");
   var hint = document.getElementById("selection-hint");
@@ -128,24 +167,40 @@
   var current = null;
   function field(name) { return document.getElementById("selection-" + name); }
 
+  // inRange reports whether the character at offset i of text node n
+  // lies inside r (inside says whether r meets n at all).
+  function inRange(r, n, i, inside) {
+    if (!inside) return false;
+    if (n === r.startContainer && i < r.startOffset) return false;
+    if (n === r.endContainer && i >= r.endOffset) return false;
+    return true;
+  }
+
+  // selected is the selection as a note's quote: the characters of the
+  // text map it covers (formulas left out, as the marks and the server
+  // see the text; the selection's own string would carry KaTeX's copies
+  // of them), where they start, and the text around them.
   function selected() {
     var sel = window.getSelection();
     if (!sel || sel.isCollapsed || !sel.rangeCount) return null;
     var r = sel.getRangeAt(0);
     if (!article.contains(r.commonAncestorContainer)) return null;
-    var quote = norm(sel.toString());
-    if (!quote) return null;
     var m = textMap();
-    // The selection's start in the collapsed text.
-    var pos = 0;
+    var at = -1, end = -1, node = null, meets = false;
     for (var k = 0; k < m.where.length; k++) {
       var w = m.where[k];
-      if (w[0] === r.startContainer && w[1] >= r.startOffset) { pos = k; break; }
-      if (r.comparePoint(w[0], w[1]) >= 0) { pos = k; break; }
+      if (w[0] !== node) {
+        node = w[0];
+        meets = r.intersectsNode(node);
+      }
+      if (!inRange(r, w[0], w[1], meets)) continue;
+      if (at < 0) at = k;
+      end = k + 1;
     }
-    var at = m.text.indexOf(quote, Math.max(0, pos - quote.length));
-    if (at < 0) at = m.text.indexOf(quote);
-    if (at < 0) at = pos;
+    while (at >= 0 && at < end && m.text[at] === " ") at++;
+    while (end > at && m.text[end - 1] === " ") end--;
+    if (at < 0 || end <= at) return null;
+    var quote = m.text.slice(at, end);
     return {
       quote: quote,
       position: at,
@@ -240,6 +295,15 @@
   // a note saved from the selection bar closes the bar and keeps the
   // reader where it is; a refusal opens the notes panel, where the form
   // shows it.
+  // focusNotes puts the focus where the notes are after a swap took it
+  // away (the button pressed was in the bar, now hidden): the notes
+  // panel's body, or its summary when the panel is closed (a phone).
+  function focusNotes(body) {
+    var panel = document.getElementById("notes-panel");
+    var target = !panel || panel.open ? body : panel.querySelector("summary");
+    if (target) target.focus({ preventScroll: true });
+  }
+
   var shownBody = document.getElementById("notes-body");
   document.addEventListener("htmx:afterSettle", function (e) {
     var body = document.getElementById("notes-body");
@@ -247,6 +311,8 @@
     shownBody = body;
     markNotes();
     if (status) fade(); // htmx wrote the message (out of band)
+    var focused = document.activeElement;
+    var lost = !focused || focused === document.body || actions.contains(focused);
     if (body.querySelector(".alert")) {
       var panel = document.getElementById("notes-panel");
       if (panel) panel.open = true;
@@ -255,8 +321,22 @@
       var sel = window.getSelection();
       if (sel) sel.removeAllRanges();
     }
-    if (!document.activeElement || document.activeElement === document.body) {
-      body.focus({ preventScroll: true });
-    }
+    if (lost) focusNotes(body);
+  });
+
+  // htmx swaps nothing for an error answer or an unreachable server: the
+  // status line says the note was not saved (or deleted), instead of
+  // nothing happening.
+  function notesRequest(e) {
+    return e.detail && e.detail.target && e.detail.target.id === "notes-body";
+  }
+  document.addEventListener("htmx:responseError", function (e) {
+    if (!notesRequest(e)) return;
+    say(e.detail.xhr && e.detail.xhr.status === 404 ?
+      "That note is no longer there; reload the page to see the notes as they are." :
+      "The change to the notes was not saved; try again.");
+  });
+  document.addEventListener("htmx:sendError", function (e) {
+    if (notesRequest(e)) say("The server could not be reached; the change to the notes was not saved.");
   });
 })();
