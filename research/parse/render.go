@@ -22,6 +22,7 @@ func layoutMarkdown(pages []page) string {
 	}
 	for i := range pages {
 		splitGutter(&pages[i], a.body)
+		attachLabels(&pages[i], a.body)
 	}
 	for i, p := range pages {
 		if i > 0 {
