@@ -204,3 +204,45 @@ func writeCorpusDoc(path, table string) error {
 	doc = doc[:i+len(tableStart)] + "\n\n" + table + "\n" + doc[j:]
 	return os.WriteFile(path, []byte(doc), 0o644)
 }
+
+// BenchmarkPDFCorpus parses the whole corpus once per iteration with the
+// engine, pdftotext and pdftotext -raw, and prints each one's time per
+// page (the target: the engine within twice pdftotext's time).
+func BenchmarkPDFCorpus(b *testing.B) {
+	if _, err := exec.LookPath("pdftotext"); err != nil {
+		b.Skipf("pdftotext is not installed (poppler-utils): %v", err)
+	}
+	all, missing := corpus()
+	if len(missing) > 0 {
+		b.Skipf("texlive-publishers-doc is not installed (or incomplete): %d samples missing", len(missing))
+	}
+	pages := 0
+	for _, s := range all {
+		doc, err := (&PDFEngine{}).Parse(context.Background(), Input{PDFPath: s.pdf}, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		pages += doc.Pages
+	}
+	for _, run := range []struct {
+		name  string
+		parse func(s corpusSample)
+	}{
+		{"engine=pdf", func(s corpusSample) {
+			if _, err := (&PDFEngine{}).Parse(context.Background(), Input{PDFPath: s.pdf}, nil); err != nil {
+				b.Fatal(err)
+			}
+		}},
+		{"engine=pdftotext", func(s corpusSample) { plainText(b, s.pdf) }},
+		{"engine=pdftotext-raw", func(s corpusSample) { plainText(b, s.pdf, "-raw") }},
+	} {
+		b.Run(run.name, func(b *testing.B) {
+			for b.Loop() {
+				for _, s := range all {
+					run.parse(s)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N)/float64(pages), "ms/page")
+		})
+	}
+}
