@@ -97,6 +97,9 @@ func TestPDFCorpus(t *testing.T) {
 	if sum.medianPrec < 0.9 || sum.medianRec < 0.9 {
 		t.Errorf("median heading precision %.2f, recall %.2f: below 0.9", sum.medianPrec, sum.medianRec)
 	}
+	if sum.worstGap < -0.05 {
+		t.Errorf("%s: order %.3f below pdftotext -raw's", sum.worst, -sum.worstGap)
+	}
 	if sum.medianOrder < sum.medianRaw {
 		t.Errorf("median order %.3f below pdftotext -raw's %.3f", sum.medianOrder, sum.medianRaw)
 	}

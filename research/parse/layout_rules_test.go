@@ -126,3 +126,18 @@ func TestNotHeading(t *testing.T) {
 		t.Error("the abstract's heading is refused in the front matter")
 	}
 }
+
+func TestDropRotated(t *testing.T) {
+	// a diagonal watermark: short lines whose words climb
+	var wm []line
+	for i := range 4 {
+		x, y := 200+float64(i)*30, 500-float64(i)*30
+		wm = append(wm, newLine([]word{{box{x, y, x + 10, y + 10}, "No"}, {box{x + 12, y - 8, x + 22, y + 2}, "t"}}))
+	}
+	p := page{width: 600, height: 800, blocks: []block{mkBlock(mkLine(60, 100, "plain running text on one baseline"), mkLine(60, 112, "and another line of it")), mkBlock(wm...)}}
+	pages := []page{p}
+	dropRotated(pages)
+	if got := pageTexts(pages[0]); len(got) != 1 || !strings.HasPrefix(got[0], "plain") {
+		t.Errorf("after dropRotated: %q", got)
+	}
+}

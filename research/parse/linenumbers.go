@@ -168,3 +168,35 @@ func setApartNumbers(l line, body float64) []word {
 	}
 	return out
 }
+
+// dropRotated removes blocks of rotated text — diagonal watermarks
+// ("Draft", "Unpublished working draft") and stamps — that poppler
+// reads as short lines whose words climb or fall instead of sharing a
+// baseline. A block goes when most of its lines of two or more words do.
+func dropRotated(pages []page) {
+	for i := range pages {
+		p := &pages[i]
+		kept := p.blocks[:0]
+		for _, b := range p.blocks {
+			var multi, slanted int
+			for _, l := range b.lines {
+				if len(l.words) < 2 {
+					continue
+				}
+				multi++
+				lo, hi := l.words[0].y0, l.words[0].y0
+				for _, w := range l.words {
+					lo, hi = min(lo, w.y0), max(hi, w.y0)
+				}
+				if hi-lo > 0.5*l.size {
+					slanted++
+				}
+			}
+			if multi >= 2 && slanted*3 >= multi*2 {
+				continue
+			}
+			kept = append(kept, b)
+		}
+		p.blocks = kept
+	}
+}

@@ -10,6 +10,7 @@ import (
 
 // layoutMarkdown reassembles decoded pages into Markdown.
 func layoutMarkdown(pages []page) string {
+	dropRotated(pages)
 	dropMargins(pages)
 	a := &assembler{body: bodySize(pages), bodyFont: fontBody(pages), frontMatter: true}
 	dropLineNumbers(pages, a.body)
