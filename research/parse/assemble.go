@@ -163,6 +163,9 @@ func (a *assembler) refKind(txt string, i int, start bool) (paraKind, bool) {
 	if labelled && start {
 		a.numberedRefs = true
 	}
+	if last := len(a.paras) - 1; start && !labelled && i == 0 && last >= 0 && a.paras[last].kind == kindReference && unfinished(a.paras[last]) {
+		return kindReference, false // an entry a column or page broke mid-sentence
+	}
 	if !a.numberedRefs || labelled || !start {
 		if !start && len(a.paras) > 0 {
 			return a.paras[len(a.paras)-1].kind, false
@@ -174,6 +177,21 @@ func (a *assembler) refKind(txt string, i int, start bool) (paraKind, bool) {
 		return kindReference, false
 	}
 	return kindText, true
+}
+
+// unfinished reports whether a paragraph's last line stops without a
+// full stop (or a closing bracket, a number or a URL, which entries also
+// end with).
+func unfinished(p para) bool {
+	if len(p.lines) == 0 {
+		return false
+	}
+	l := strings.TrimSpace(p.lines[len(p.lines)-1])
+	r, _ := utf8.DecodeLastRuneInString(l)
+	if f := strings.Fields(l); len(f) > 0 && strings.ContainsAny(f[len(f)-1], "/:") {
+		return false // a URL or DOI ends the entry
+	}
+	return !strings.ContainsRune(".)]}>/", r) && !unicode.IsDigit(r)
 }
 
 // continues reports whether a block's first line carries on the previous

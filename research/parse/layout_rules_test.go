@@ -141,3 +141,20 @@ func TestDropRotated(t *testing.T) {
 		t.Errorf("after dropRotated: %q", got)
 	}
 }
+
+func TestUnfinishedEntry(t *testing.T) {
+	for _, c := range []struct {
+		last string
+		want bool
+	}{
+		{"Z. Wang and S. Gao. Face aging with identity-preserved conditional generative networks. In Computer", true},
+		{"Y. LeCun. Deep learning. Nature, 521(7553):436, 2015.", false},
+		{"Retrieved from https://example.org/index.html", false},
+		{"Jones C. D., 2015, MNRAS, 448, 1", false},
+		{"(Jan. 2007)", false},
+	} {
+		if got := unfinished(para{lines: []string{c.last}}); got != c.want {
+			t.Errorf("unfinished(%q) = %v", c.last, got)
+		}
+	}
+}

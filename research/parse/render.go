@@ -51,7 +51,7 @@ func layoutMarkdown(pages []page) string {
 			entry++
 			if m := refStartRe.FindStringSubmatch(raw); m != nil && strings.HasPrefix(m[1], "[") {
 				txt = `<span id="ref-` + strings.Trim(m[1], "[]") + `"></span>` + txt
-			} else if cites != nil && len(cites.refs) == 0 {
+			} else if cites == nil || len(cites.refs) == 0 {
 				txt = `<span id="ref-` + strconv.Itoa(entry) + `"></span>` + txt
 			}
 		case p.kind == kindText && cites != nil:
