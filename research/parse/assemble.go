@@ -50,6 +50,10 @@ type assembler struct {
 	roman     bool    // sections are numbered I, II, ... (letters are subsections)
 	number    string  // a section number set on a line of its own, waiting for its title
 	bodyFont  float64 // the body's font size from the fonts (0: unknown)
+	// numberedRefs: the reference list's entries start with labels
+	// ("[1]", "1."); refLabel is a label set on a line of its own.
+	numberedRefs bool
+	refLabel     string
 	// frontMatter: still between the title and the first numbered or
 	// standard heading (authors, affiliations, dates).
 	frontMatter bool
@@ -70,6 +74,14 @@ func (a *assembler) addBlock(b block, firstPage bool) {
 			continue
 		}
 		txt := l.text()
+		if a.inRefs && labelOnlyRe.MatchString(txt) {
+			a.refLabel = txt // "[2]" set apart from its entry
+			continue
+		}
+		labelled := false
+		if a.refLabel != "" {
+			txt, a.refLabel, labelled = a.refLabel+" "+txt, "", true
+		}
 		if sectionNumberRe.MatchString(txt) {
 			a.number = txt // "II." centred apart from its title
 			continue
@@ -120,11 +132,11 @@ func (a *assembler) addBlock(b block, firstPage bool) {
 		if start && i == 0 && a.continues(txt) {
 			start = false
 		}
+		kind := kindText
+		if a.inRefs {
+			kind, start = a.refKind(txt, i, start || labelled)
+		}
 		if start || len(a.paras) == 0 {
-			kind := kindText
-			if a.inRefs {
-				kind = kindReference
-			}
 			a.paras = append(a.paras, para{kind: kind})
 		}
 		last := &a.paras[len(a.paras)-1]
@@ -134,6 +146,51 @@ func (a *assembler) addBlock(b block, firstPage bool) {
 		}
 		last.lines = append(last.lines, txt)
 	}
+}
+
+// labelOnlyRe is a reference's label alone on its line.
+var labelOnlyRe = regexp.MustCompile(`^(\[[0-9]{1,4}\]|[0-9]{1,4}\.)$`)
+
+// refKind decides, inside the reference list, what a line that may start
+// a paragraph is. In a list whose entries carry labels, a line without
+// one does not start an entry: at the top of a block with a few words it
+// carries on the entry a column or page broke (start false), otherwise
+// it is text that is not part of the list (a figure's labels set near
+// it).
+func (a *assembler) refKind(txt string, i int, start bool) (paraKind, bool) {
+	labelled := refStartRe.MatchString(txt)
+	if labelled && start {
+		a.numberedRefs = true
+	}
+	if last := len(a.paras) - 1; start && !labelled && i == 0 && last >= 0 && a.paras[last].kind == kindReference && unfinished(a.paras[last]) {
+		return kindReference, false // an entry a column or page broke mid-sentence
+	}
+	if !a.numberedRefs || labelled || !start {
+		if !start && len(a.paras) > 0 {
+			return a.paras[len(a.paras)-1].kind, false
+		}
+		return kindReference, start
+	}
+	last := len(a.paras) - 1
+	if i == 0 && last >= 0 && a.paras[last].kind == kindReference && len(strings.Fields(txt)) >= 6 {
+		return kindReference, false
+	}
+	return kindText, true
+}
+
+// unfinished reports whether a paragraph's last line stops without a
+// full stop (or a closing bracket, a number or a URL, which entries also
+// end with).
+func unfinished(p para) bool {
+	if len(p.lines) == 0 {
+		return false
+	}
+	l := strings.TrimSpace(p.lines[len(p.lines)-1])
+	r, _ := utf8.DecodeLastRuneInString(l)
+	if f := strings.Fields(l); len(f) > 0 && strings.ContainsAny(f[len(f)-1], "/:") {
+		return false // a URL or DOI ends the entry
+	}
+	return !strings.ContainsRune(".)]}>/", r) && !unicode.IsDigit(r)
 }
 
 // continues reports whether a block's first line carries on the previous

@@ -24,7 +24,7 @@ var (
 	texBibitemRe  = regexp.MustCompile(`\\bibitem\b`)
 	texCiteKeysRe = regexp.MustCompile(`\\(?:[a-zA-Z]*cite[a-zA-Z]*|nocite)\*?(?:\[[^\]]*\])*\{([^{}]*)\}`)
 	texDisplayRe  = regexp.MustCompile(`\\begin\{(equation|align|eqnarray|gather|multline|displaymath)\*?\}|\\\[|\$\$`)
-	texAlignRowRe = regexp.MustCompile(`\\\\`)
+	texBibDBRe    = regexp.MustCompile(`\\bibliography\{|\\addbibresource\{`)
 )
 
 // loadFacts reads the facts from a LaTeX source (gzipped or not).
@@ -66,9 +66,9 @@ func loadFacts(path string) (texFacts, error) {
 		}
 	}
 	switch n := len(texBibitemRe.FindAllString(src, -1)); {
-	case n > 0:
+	case n > 0 && !texBibDBRe.MatchString(src):
 		f.refs = n
-	default:
+	default: // BibTeX or biblatex list the cited entries
 		keys := map[string]bool{}
 		for _, m := range texCiteKeysRe.FindAllStringSubmatch(src, -1) {
 			for _, k := range strings.Split(m[1], ",") {
@@ -166,11 +166,12 @@ func scoreMarkdown(f texFacts, t truth, md string, margins margins) corpusScore 
 				s.wrong = append(s.wrong, l)
 			}
 			inRefs = refsRe.MatchString(strings.Join(w, " "))
+		case strings.HasPrefix(l, `- <span id="ref-`):
+			// an anchored entry, under a heading or in a list set without one
+			s.refsFound++
+			s.refsAnchored++
 		case inRefs && strings.HasPrefix(l, "- "):
 			s.refsFound++
-			if strings.HasPrefix(l, `- <span id="ref-`) {
-				s.refsAnchored++
-			}
 		case strings.HasPrefix(l, "!["):
 			if strings.Contains(l, "equation") {
 				s.equations++

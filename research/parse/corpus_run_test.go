@@ -57,6 +57,9 @@ func scoreCorpus(t *testing.T) []corpusRow {
 			_ = os.WriteFile(filepath.Join(dir, strings.ReplaceAll(s.name, " ", "_")+".md"), []byte(doc.Markdown), 0o644)
 		}
 		plain := plainText(t, s.pdf)
+		if f.refs != 0 && bibliographyNotBuilt(plain) {
+			f.refs = 0 // the PDF was made without running BibTeX: no list to find
+		}
 		margins := marginLines(plain)
 		r := corpusRow{s: s, f: f,
 			engine: scoreMarkdown(f, tr, doc.Markdown, margins),
@@ -73,6 +76,20 @@ func scoreCorpus(t *testing.T) []corpusRow {
 	return rows
 }
 
+// bibliographyNotBuilt reports whether a PDF shows undefined citations
+// ("(?)", "[?]") and no reference heading: LaTeX was run without BibTeX.
+func bibliographyNotBuilt(plain string) bool {
+	if !strings.Contains(plain, "(?)") && !strings.Contains(plain, "[?]") {
+		return false
+	}
+	for _, l := range strings.Split(plain, "\n") {
+		if refsRe.MatchString(strings.TrimSpace(l)) {
+			return false
+		}
+	}
+	return true
+}
+
 // TestPDFCorpus scores the PDF engine on the whole corpus, prints the
 // table (and with -update writes it into docs/parse-quality.md), and
 // holds the engine to the targets of issue 15 over all samples.
@@ -85,13 +102,30 @@ func TestPDFCorpus(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	sum := summarize(rows)
+	// Floors at what the engine reaches now (docs/parse-quality.md has
+	// the issue's targets and how far each is): a change that loses ground
+	// fails here.
 	for _, r := range rows {
 		if r.engine.wordRecall < 0.92 {
 			t.Errorf("%s: word recall %.3f < 0.92", r.s.name, r.engine.wordRecall)
 		}
 	}
-	_ = sum
+	sum := summarize(rows)
+	if sum.medianPrec < 0.9 || sum.medianRec < 0.9 {
+		t.Errorf("median heading precision %.2f, recall %.2f: below 0.9", sum.medianPrec, sum.medianRec)
+	}
+	if sum.worstGap < -0.05 {
+		t.Errorf("%s: order %.3f below pdftotext -raw's", sum.worst, -sum.worstGap)
+	}
+	if sum.medianOrder < sum.medianRaw {
+		t.Errorf("median order %.3f below pdftotext -raw's %.3f", sum.medianOrder, sum.medianRaw)
+	}
+	if sum.clean*100 < sum.n*60 {
+		t.Errorf("%d of %d samples without leaks, under 60%%", sum.clean, sum.n)
+	}
+	if sum.refsOK*100 < sum.withRefs*40 {
+		t.Errorf("%d of %d reference lists right, under 40%%", sum.refsOK, sum.withRefs)
+	}
 }
 
 // corpusSummary is the corpus against the targets.
@@ -203,4 +237,46 @@ func writeCorpusDoc(path, table string) error {
 	}
 	doc = doc[:i+len(tableStart)] + "\n\n" + table + "\n" + doc[j:]
 	return os.WriteFile(path, []byte(doc), 0o644)
+}
+
+// BenchmarkPDFCorpus parses the whole corpus once per iteration with the
+// engine, pdftotext and pdftotext -raw, and prints each one's time per
+// page (the target: the engine within twice pdftotext's time).
+func BenchmarkPDFCorpus(b *testing.B) {
+	if _, err := exec.LookPath("pdftotext"); err != nil {
+		b.Skipf("pdftotext is not installed (poppler-utils): %v", err)
+	}
+	all, missing := corpus()
+	if len(missing) > 0 {
+		b.Skipf("texlive-publishers-doc is not installed (or incomplete): %d samples missing", len(missing))
+	}
+	pages := 0
+	for _, s := range all {
+		doc, err := (&PDFEngine{}).Parse(context.Background(), Input{PDFPath: s.pdf}, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		pages += doc.Pages
+	}
+	for _, run := range []struct {
+		name  string
+		parse func(s corpusSample)
+	}{
+		{"engine=pdf", func(s corpusSample) {
+			if _, err := (&PDFEngine{}).Parse(context.Background(), Input{PDFPath: s.pdf}, nil); err != nil {
+				b.Fatal(err)
+			}
+		}},
+		{"engine=pdftotext", func(s corpusSample) { plainText(b, s.pdf) }},
+		{"engine=pdftotext-raw", func(s corpusSample) { plainText(b, s.pdf, "-raw") }},
+	} {
+		b.Run(run.name, func(b *testing.B) {
+			for b.Loop() {
+				for _, s := range all {
+					run.parse(s)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N)/float64(pages), "ms/page")
+		})
+	}
 }

@@ -208,6 +208,14 @@ func readingOrder(p page) []block {
 			side[i], left = -1, left+n
 		case b.x0 >= mid-slack, leftShare <= 0.03 && b.x1 > mid:
 			side[i], right = 1, right+n
+		case !lineCrosses(b, mid, slack):
+			// spans the gutter only by its box (scattered, rotated text):
+			// no band boundary, it goes with the side most of it is on
+			if leftShare >= 0.5 {
+				side[i] = -1
+			} else {
+				side[i] = 1
+			}
 		}
 	}
 	if total == 0 || float64(left) < 0.15*float64(total) || float64(right) < 0.15*float64(total) {
@@ -258,6 +266,17 @@ func readingOrder(p page) []block {
 		out = append(out, p.blocks[k.i])
 	}
 	return out
+}
+
+// lineCrosses reports whether one of b's lines runs across the page's
+// middle, as a title's or a wide caption's does.
+func lineCrosses(b block, mid, slack float64) bool {
+	for _, l := range b.lines {
+		if l.x0 < mid-slack && l.x1 > mid+slack {
+			return true
+		}
+	}
+	return false
 }
 
 // leftChars is the share of a block's characters in words centred left

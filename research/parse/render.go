@@ -10,6 +10,7 @@ import (
 
 // layoutMarkdown reassembles decoded pages into Markdown.
 func layoutMarkdown(pages []page) string {
+	dropRotated(pages)
 	dropMargins(pages)
 	a := &assembler{body: bodySize(pages), bodyFont: fontBody(pages), frontMatter: true}
 	dropLineNumbers(pages, a.body)
@@ -22,6 +23,7 @@ func layoutMarkdown(pages []page) string {
 	}
 	for i := range pages {
 		splitGutter(&pages[i], a.body)
+		attachLabels(&pages[i], a.body)
 	}
 	for i, p := range pages {
 		if i > 0 {
@@ -49,7 +51,7 @@ func layoutMarkdown(pages []page) string {
 			entry++
 			if m := refStartRe.FindStringSubmatch(raw); m != nil && strings.HasPrefix(m[1], "[") {
 				txt = `<span id="ref-` + strings.Trim(m[1], "[]") + `"></span>` + txt
-			} else if cites != nil && len(cites.refs) == 0 {
+			} else if cites == nil || len(cites.refs) == 0 {
 				txt = `<span id="ref-` + strconv.Itoa(entry) + `"></span>` + txt
 			}
 		case p.kind == kindText && cites != nil:
