@@ -103,23 +103,6 @@ func textLen(s string) int {
 	return n
 }
 
-// applyFonts gives each line of pages the font of the runs it overlaps:
-// its size (character-weighted largest share) and whether most of its
-// characters are bold, italic, monospaced or math.
-func applyFonts(pages []page, runs [][]fontRun) {
-	for pi := range pages {
-		if pi >= len(runs) {
-			return
-		}
-		for bi := range pages[pi].blocks {
-			b := &pages[pi].blocks[bi]
-			for li := range b.lines {
-				styleLine(&b.lines[li], runs[pi])
-			}
-		}
-	}
-}
-
 func styleLine(l *line, runs []fontRun) {
 	var total, bold, italic, mono, math int
 	sizes := map[float64]int{}
