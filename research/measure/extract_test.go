@@ -165,3 +165,42 @@ func TestTables(t *testing.T) {
 		}
 	}
 }
+
+// TestReviewGeneralRules covers the rules added after the reviewer's
+// held-out set: solar metallicity units, ångström, a distance symbol or
+// "is at" with a length unit, a named symbol with an error and no unit.
+func TestReviewGeneralRules(t *testing.T) {
+	for _, c := range []struct {
+		in, quantity, unit string
+		value, err         float64
+	}{
+		{"The ICM metallicity is $Z = 0.35\\,Z_\\odot$ in the core.", "metallicity", "Z☉", 0.35, 0},
+		{"Its metallicity is 0.5 Z_⊙ within r_500.", "metallicity", "Z☉", 0.5, 0},
+		{"The equivalent width of [O II] is 31 ± 4 \\AA.", "", "Å", 31, 4},
+		{"The equivalent width is 12 ± 2 Å.", "", "Å", 12, 2},
+		{"Astrometry places the cluster at $D = 3.1 \\pm 0.2$ kpc.", "distance", "Mpc", 0.0031, 0.0002},
+		{"The Fornax cluster is at 20.0 Mpc.", "distance", "Mpc", 20, 0},
+		{"The subgiant has $\\log g = 3.9 \\pm 0.1$.", "", "", 3.9, 0.1},
+	} {
+		got := Extract(c.in)
+		if len(got) != 1 {
+			t.Errorf("%q: got %+v, want one value", c.in, got)
+			continue
+		}
+		g := got[0]
+		if g.Quantity != c.quantity || g.Unit != c.unit || !near(g.Value, c.value) || !near(g.ErrPlus, c.err) {
+			t.Errorf("%q: got %s %v ± %v %q, want %s %v ± %v %q", c.in, g.Quantity, g.Value, g.ErrPlus, g.Unit, c.quantity, c.value, c.err, c.unit)
+		}
+	}
+	for _, s := range []string{
+		"The galaxy is at $z = 0.3$ and 5 kpc from its neighbour.",
+		"We set the prior on $\\alpha$ to be flat (Eq. 4).",
+		"Run $N = 500$ walkers.",
+	} {
+		for _, g := range Extract(s) {
+			if g.Unit == "kpc" || g.Unit == "Mpc" && g.Value == 0.005 || g.Value == 500 {
+				t.Errorf("%q: spurious %+v", s, g)
+			}
+		}
+	}
+}
