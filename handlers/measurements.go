@@ -196,7 +196,7 @@ func (s *Server) apiMeasurements(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	out := apiMeasurementTable{Quantity: t.Quantity, Object: t.Object, Names: t.Names, Unit: t.Unit,
+	out := apiMeasurementTable{Quantity: t.Quantity, Object: t.Object, Names: orEmpty(t.Names), Unit: t.Unit,
 		Rows: make([]apiMeasurementRow, 0, len(t.Rows)), NotFound: t.NotFound()}
 	if out.NotFound {
 		out.ADSQuery = t.ADSQuery()
@@ -209,6 +209,14 @@ func (s *Server) apiMeasurements(c echo.Context) error {
 			Title: r.Title, CiteKey: keys[r.PaperID]})
 	}
 	return c.JSON(http.StatusOK, out)
+}
+
+// orEmpty is list, or [] for nil (a JSON list is never null).
+func orEmpty[T any](list []T) []T {
+	if list == nil {
+		return []T{}
+	}
+	return list
 }
 
 // apiMeasurementTable is the JSON of GET /api/measurements (issue 16's
