@@ -166,7 +166,7 @@ func symbolText(rest string) string {
 var unitDims = map[string]string{
 	"km s⁻¹ Mpc⁻¹": "H0", "Mpc": "length", "Gpc": "length", "kpc": "length", "pc": "length", "au": "length",
 	"M☉": "mass", "M_J": "mass", "M⊕": "mass", "erg s⁻¹": "power", "L☉": "power", "M☉ yr⁻¹": "rate",
-	"K": "temperature", "keV": "temperature", "Gyr": "time", "Myr": "time", "kyr": "time", "yr": "time", "d": "time", "h": "time",
+	"K": "temperature", "keV": "temperature", "Gyr": "time", "Myr": "time", "kyr": "time", "yr": "time", "d": "time", "h": "time", "s": "time",
 	"km s⁻¹": "velocity", "Jy": "flux", "mJy": "flux", "μJy": "flux", "Jy km s⁻¹": "flux", "mJy beam⁻¹": "flux", "erg s⁻¹ cm⁻²": "flux",
 	"cm⁻²": "column", "cm⁻³": "density", "g cm⁻³": "density", "μG": "field", "G": "field", "mG": "field", "nG": "field",
 	"mag": "mag", "dex": "dex", "Z☉": "dex", "deg": "angle", "arcsec": "angle", "arcmin": "angle", "mas": "angle",

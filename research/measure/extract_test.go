@@ -204,3 +204,19 @@ func TestReviewGeneralRules(t *testing.T) {
 		}
 	}
 }
+
+// TestSecondsNeedAnErrorOrAPeriod: bare seconds are exposure times, but a
+// value with an error, or after "period", is a period.
+func TestSecondsNeedAnErrorOrAPeriod(t *testing.T) {
+	for in, want := range map[string]int{
+		"The pulsar has $P = 0.0893 \\pm 0.0001$ s.":     1,
+		"The rotation period of the magnetar is 7.6 s.":  1,
+		"The exposure time was 3 × 1200 s per pointing.": 0,
+		"We integrated for 600 s on source.":             0,
+	} {
+		got := Extract(in)
+		if len(got) != want || want == 1 && (got[0].Unit != "s" || got[0].Quantity != "period") {
+			t.Errorf("%q: got %+v, want %d value(s) in s", in, got, want)
+		}
+	}
+}
