@@ -55,6 +55,14 @@ func (sc *scanner) decide(m *Measurement, before, symRange string, hasErr, logFo
 	if unitOK && unitDims[cu.unit] == "length" && placedAtRe.MatchString(b) {
 		intro = true // "the cluster is at 16.5 Mpc"
 	}
+	if unitOK && !intro && !strings.HasSuffix(strings.TrimRight(before, " "), "(") {
+		// "its metallicity 0.3 Z☉", "a velocity 300 km s^-1": the quantity
+		// named in words right before a value in a unit that fits it (not
+		// a header's "M_BH (10^8 M☉)").
+		if q := keywordAtEnd(b); q != "" && unitDims[cu.unit] != "" && quantityDims[q] == unitDims[cu.unit] {
+			intro = true
+		}
+	}
 	if unitOK && !(hasErr || intro) {
 		return false
 	}
@@ -96,6 +104,20 @@ func dimensionlessKeyword(before string) string {
 		return "spectral_index"
 	}
 	return "tau"
+}
+
+// keywordAtEnd is the quantity whose keyword ends b (a whole word).
+func keywordAtEnd(b string) string {
+	b = strings.ToLower(strings.TrimSpace(b))
+	for _, k := range keywords {
+		if strings.ContainsAny(k.word, "_*0123456789") {
+			continue // a symbol, not a word
+		}
+		if strings.HasSuffix(b, k.word) && (len(b) == len(k.word) || !isLetterByte(b[len(b)-len(k.word)-1])) {
+			return k.quantity
+		}
+	}
+	return ""
 }
 
 // tail is the last n bytes of s, cut at a rune boundary.

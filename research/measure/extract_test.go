@@ -220,3 +220,21 @@ func TestSecondsNeedAnErrorOrAPeriod(t *testing.T) {
 		}
 	}
 }
+
+// TestQuantityWordRightBeforeValue: a quantity named right before a value
+// whose unit fits it is reported; a unit that does not fit is not.
+func TestQuantityWordRightBeforeValue(t *testing.T) {
+	for in, want := range map[string]string{
+		"The ICM has temperature 5.1 keV and its metallicity 0.4 Z_⊙.": "temperature,metallicity",
+		"Clouds moving with velocity 300 km s^-1 are seen.":            "velocity",
+		"The cluster mass 5 kpc from the centre is unknown.":           "",
+	} {
+		var qs []string
+		for _, m := range Extract(in) {
+			qs = append(qs, m.Quantity)
+		}
+		if got := strings.Join(qs, ","); got != want {
+			t.Errorf("%q: quantities %q, want %q", in, got, want)
+		}
+	}
+}
