@@ -55,7 +55,7 @@ func (sc *scanner) decide(m *Measurement, before, symRange string, hasErr, logFo
 	if unitOK && unitDims[cu.unit] == "length" && placedAtRe.MatchString(b) {
 		intro = true // "the cluster is at 16.5 Mpc"
 	}
-	if unitOK && !intro && !strings.HasSuffix(strings.TrimRight(before, " "), "(") {
+	if unitOK && !intro && unitDims[cu.unit] != "" && !strings.HasSuffix(strings.TrimRight(before, " "), "(") {
 		// "its metallicity 0.3 Z☉", "a velocity 300 km s^-1": the quantity
 		// named in words right before a value in a unit that fits it (not
 		// a header's "M_BH (10^8 M☉)").
@@ -108,7 +108,7 @@ func dimensionlessKeyword(before string) string {
 
 // keywordAtEnd is the quantity whose keyword ends b (a whole word).
 func keywordAtEnd(b string) string {
-	b = strings.ToLower(strings.TrimSpace(b))
+	b = strings.ToLower(tail(strings.TrimSpace(b), 24))
 	for _, k := range keywords {
 		if strings.ContainsAny(k.word, "_*0123456789") {
 			continue // a symbol, not a word
