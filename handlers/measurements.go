@@ -11,6 +11,7 @@ import (
 
 	"github.com/astroresearch/astroresearch/research/library"
 	"github.com/astroresearch/astroresearch/research/measure"
+	"github.com/astroresearch/astroresearch/research/rag"
 	"github.com/astroresearch/astroresearch/store"
 	"github.com/astroresearch/astroresearch/views"
 )
@@ -113,7 +114,7 @@ func (s *Server) measurementRows(t measure.Table, keys map[int64]string) []views
 	for _, r := range t.Rows {
 		row := views.MeasurementRow{Value: measure.FormatValue(r), Unit: r.Unit, Quantity: r.Quantity, Object: r.Object,
 			PaperTitle: r.Title, PaperURL: s.cfg.BasePath + "/library/" + strconv.FormatInt(r.PaperID, 10),
-			CiteKey: keys[r.PaperID], Sentence: r.Sentence, PassageURL: sentenceURL(s.cfg.BasePath, r.PaperID, r.ChunkID, r.StartByte, r.EndByte)}
+			CiteKey: keys[r.PaperID], Sentence: r.Sentence, PassageURL: rag.SentenceURL(s.cfg.BasePath, r.PaperID, r.ChunkID, r.StartByte, r.EndByte)}
 		if r.Object != "" {
 			row.ObjectURL = s.cfg.BasePath + views.ObjectPath(r.Object)
 		}
@@ -195,7 +196,7 @@ func (s *Server) apiMeasurements(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	out := apiMeasurementTable{Quantity: t.Quantity, Object: t.Object, Names: t.Names, Unit: t.Unit,
+	out := apiMeasurementTable{Quantity: t.Quantity, Object: t.Object, Names: orEmpty(t.Names), Unit: t.Unit,
 		Rows: make([]apiMeasurementRow, 0, len(t.Rows)), NotFound: t.NotFound()}
 	if out.NotFound {
 		out.ADSQuery = t.ADSQuery()
@@ -203,11 +204,19 @@ func (s *Server) apiMeasurements(c echo.Context) error {
 	for _, r := range t.Rows {
 		out.Rows = append(out.Rows, apiMeasurementRow{Value: r.Value, ErrPlus: r.ErrPlus, ErrMinus: r.ErrMinus, Unit: r.Unit,
 			Object: r.Object, Year: r.Year, PaperID: r.PaperID, Bibcode: r.Bibcode,
-			Passage:  apiPassage{Text: r.Sentence, Link: sentenceURL(s.cfg.BasePath, r.PaperID, r.ChunkID, r.StartByte, r.EndByte)},
+			Passage:  apiPassage{Text: r.Sentence, Link: rag.SentenceURL(s.cfg.BasePath, r.PaperID, r.ChunkID, r.StartByte, r.EndByte)},
 			Quantity: r.Quantity, Bound: r.Bound, Upper: r.Upper, ErrStat: r.ErrStat, ErrSys: r.ErrSys,
 			Title: r.Title, CiteKey: keys[r.PaperID]})
 	}
 	return c.JSON(http.StatusOK, out)
+}
+
+// orEmpty is list, or [] for nil (a JSON list is never null).
+func orEmpty[T any](list []T) []T {
+	if list == nil {
+		return []T{}
+	}
+	return list
 }
 
 // apiMeasurementTable is the JSON of GET /api/measurements (issue 16's

@@ -129,11 +129,11 @@ func (s *Server) apiObject(c echo.Context) error {
 	}
 	o := r.Object
 	out := apiObjectReport{
-		Object: apiObjectFacts{Name: o.Name, Type: o.Type, RADeg: o.RADeg, DecDeg: o.DecDeg, Aliases: o.Aliases, Redshift: o.Redshift,
-			VelocityKmS: o.VelocityKmS, Morphology: o.Morphology, Resolvers: o.Resolvers, RADegText: o.RADegText, DecDegText: o.DecDegText,
-			PositionRef: o.PositionRef, Sources: o.Sources, Tried: r.Tried},
+		Object: apiObjectFacts{Name: o.Name, Type: o.Type, RADeg: o.RADeg, DecDeg: o.DecDeg, Aliases: orEmpty(o.Aliases), Redshift: o.Redshift,
+			VelocityKmS: o.VelocityKmS, Morphology: o.Morphology, Resolvers: orEmpty(o.Resolvers), RADegText: o.RADegText, DecDegText: o.DecDegText,
+			PositionRef: o.PositionRef, Sources: o.Sources, Tried: orEmpty(r.Tried)},
 		Literature: r.Literature, LiteratureNote: r.LiteratureNote,
-		Library: apiObjectLibrary{Papers: r.Library.Papers, Passages: make([]apiObjectPassage, 0, len(r.Library.Passages))},
+		Library: apiObjectLibrary{Papers: orEmpty(r.Library.Papers), Passages: make([]apiObjectPassage, 0, len(r.Library.Passages))},
 		Notes:   make([]apiObjectNote, 0, len(r.Notes)),
 	}
 	for _, ps := range r.Library.Passages {

@@ -32,7 +32,7 @@ func TestObjectPageAndAPI(t *testing.T) {
 	expectStatus(t, "object page", res, http.StatusOK)
 	expectContains(t, "object page", res.body, `data-testid="object-name"`, `NGC 1275`, `Perseus A`, `data-testid="object-chart"`,
 		`role="img"`, `<title id="chart-title">Refereed papers about NGC 1275 per year</title>`, `<desc id="chart-desc">`,
-		`data-testid="object-top"`, `name="ref" value="2019ApJ...886L..27R"`, `href="/library/`+pid+`/read?passage=`,
+		`data-testid="object-top"`, `name="ref" value="2019ApJ...886L..27R"`, `data-testid="object-chart-data"`, `<th scope="col">Refereed papers</th>`, `href="/library/`+pid+`/read?passage=`,
 		`Compare with 3C 84 radio maps`, `/measurements?object=NGC+1275`)
 	for _, bad := range []string{"<img src=x", "<i>Perseus</i>"} {
 		if strings.Contains(res.body, bad) {

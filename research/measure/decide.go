@@ -46,13 +46,27 @@ func (sc *scanner) decide(m *Measurement, before, symRange string, hasErr, logFo
 		m.Quantity = sq.quantity
 	case intro && dimensionlessKeyword(b) != "":
 		m.Quantity = dimensionlessKeyword(b)
+	case eq && hasErr && sym != "":
+		// "log g = 4.44 ± 0.05", "M_V = -8.8 ± 0.3": a named symbol set
+		// to a value with its error is reported, whatever it measures.
 	default:
 		return false
+	}
+	if unitOK && unitDims[cu.unit] == "length" && placedAtRe.MatchString(b) {
+		intro = true // "the cluster is at 16.5 Mpc"
+	}
+	if unitOK && !intro && unitDims[cu.unit] != "" && !strings.HasSuffix(strings.TrimRight(before, " "), "(") {
+		// "its metallicity 0.3 Z☉", "a velocity 300 km s^-1": the quantity
+		// named in words right before a value in a unit that fits it (not
+		// a header's "M_BH (10^8 M☉)").
+		if q := keywordAtEnd(b); q != "" && unitDims[cu.unit] != "" && quantityDims[q] == unitDims[cu.unit] {
+			intro = true
+		}
 	}
 	if unitOK && !(hasErr || intro) {
 		return false
 	}
-	if m.Quantity == "" && unitDims[m.Unit] == "length" && atRe.MatchString(b) {
+	if m.Quantity == "" && unitDims[m.Unit] == "length" && (atRe.MatchString(b) || distanceSymRe.MatchString(sym)) {
 		m.Quantity = "distance" // "the cluster lies at 2.4 kpc"
 	}
 	if cu.pow != 0 && !logForm {
@@ -67,8 +81,11 @@ func (sc *scanner) decide(m *Measurement, before, symRange string, hasErr, logFo
 }
 
 var (
-	atRe        = regexp.MustCompile(`(?i)\bat$`)
-	dimlessKwRe = regexp.MustCompile(`(?i)\b(redshift|eccentricity|spectral index|optical depth)\s*(?:of|is|was|=|:)?\s*$`)
+	atRe       = regexp.MustCompile(`(?i)\bat$`)
+	placedAtRe = regexp.MustCompile(`(?i)\b(?:is|are|lies|lie|located|placed|place|places|puts)\b[^,;.]{0,40}\bat$`)
+	// d, D, d_L, D_A: a distance symbol, trusted with a length unit.
+	distanceSymRe = regexp.MustCompile(`(?i)^d(?:_?(?:l|a|m|lum|ang))?$`)
+	dimlessKwRe   = regexp.MustCompile(`(?i)\b(redshift|eccentricity|spectral index|optical depth)\s*(?:of|is|was|=|:)?\s*$`)
 )
 
 // dimensionlessKeyword is the dimensionless quantity named right before a
@@ -87,6 +104,20 @@ func dimensionlessKeyword(before string) string {
 		return "spectral_index"
 	}
 	return "tau"
+}
+
+// keywordAtEnd is the quantity whose keyword ends b (a whole word).
+func keywordAtEnd(b string) string {
+	b = strings.ToLower(tail(strings.TrimSpace(b), 24))
+	for _, k := range keywords {
+		if strings.ContainsAny(k.word, "_*0123456789") {
+			continue // a symbol, not a word
+		}
+		if strings.HasSuffix(b, k.word) && (len(b) == len(k.word) || !isLetterByte(b[len(b)-len(k.word)-1])) {
+			return k.quantity
+		}
+	}
+	return ""
 }
 
 // tail is the last n bytes of s, cut at a rune boundary.
@@ -157,10 +188,10 @@ func symbolText(rest string) string {
 var unitDims = map[string]string{
 	"km s⁻¹ Mpc⁻¹": "H0", "Mpc": "length", "Gpc": "length", "kpc": "length", "pc": "length", "au": "length",
 	"M☉": "mass", "M_J": "mass", "M⊕": "mass", "erg s⁻¹": "power", "L☉": "power", "M☉ yr⁻¹": "rate",
-	"K": "temperature", "keV": "temperature", "Gyr": "time", "Myr": "time", "kyr": "time", "yr": "time", "d": "time", "h": "time",
+	"K": "temperature", "keV": "temperature", "Gyr": "time", "Myr": "time", "kyr": "time", "yr": "time", "d": "time", "h": "time", "s": "time",
 	"km s⁻¹": "velocity", "Jy": "flux", "mJy": "flux", "μJy": "flux", "Jy km s⁻¹": "flux", "mJy beam⁻¹": "flux", "erg s⁻¹ cm⁻²": "flux",
 	"cm⁻²": "column", "cm⁻³": "density", "g cm⁻³": "density", "μG": "field", "G": "field", "mG": "field", "nG": "field",
-	"mag": "mag", "dex": "dex", "deg": "angle", "arcsec": "angle", "arcmin": "angle", "mas": "angle",
+	"mag": "mag", "dex": "dex", "Z☉": "dex", "deg": "angle", "arcsec": "angle", "arcmin": "angle", "mas": "angle",
 }
 
 var quantityDims = map[string]string{

@@ -215,3 +215,17 @@ func TestAllSentences(t *testing.T) {
 		t.Errorf("all sentences: precision %.3f recall %.3f", s.precision(), s.recall())
 	}
 }
+
+// TestHeldOutReview scores the second held-out set, written by a reviewer
+// who had read neither the rules nor the other sets; never tuned on.
+func TestHeldOutReview(t *testing.T) {
+	cases := loadGold(t, "testdata/heldout2.txt")
+	if len(cases) < 120 {
+		t.Errorf("%d sentences, want at least 120", len(cases))
+	}
+	s := evaluate(cases)
+	report(t, "held-out (review)", cases, s)
+	if s.precision() < 0.95 || s.recall() < 0.85 {
+		t.Errorf("held-out (review) set: precision %.3f recall %.3f, want ≥ 0.95 and ≥ 0.85", s.precision(), s.recall())
+	}
+}

@@ -85,9 +85,10 @@ func WriteCSV(w io.Writer, t Table, keys map[int64]string) error {
 // csvNum quotes a number.
 func csvNum(v float64) string { return `"` + fmtNum(v) + `"` }
 
-// csvText quotes a text cell, defusing spreadsheet formulas.
+// csvText quotes a text cell, defusing spreadsheet formulas (also behind
+// leading spaces, which some spreadsheets drop before evaluating).
 func csvText(s string) string {
-	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+	if t := strings.TrimLeft(s, " \u00a0"); t != "" && strings.ContainsRune("=+-@\t\r", rune(t[0])) {
 		s = "'" + s
 	}
 	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
@@ -109,7 +110,7 @@ func Deluxetable(t Table, keys map[int64]string) string {
 	b.WriteString("\\tablehead{\\colhead{Object} & \\colhead{Value} & \\colhead{Unit} & \\colhead{Reference}}\n\\startdata\n")
 	for _, r := range t.Rows {
 		ref := "paper " + strconv.FormatInt(r.PaperID, 10)
-		if k := keys[r.PaperID]; k != "" {
+		if k := keys[r.PaperID]; safeCiteKey(k) {
 			ref = "\\citet{" + k + "}"
 		}
 		fmt.Fprintf(&b, "%s & %s & %s & %s \\\\\n", texEscape(r.Object), texValue(r), texUnit(r.Unit), ref)
@@ -161,6 +162,22 @@ func texUnit(u string) string {
 func texEscape(s string) string {
 	return strings.NewReplacer(`\`, `\textbackslash{}`, "{", `\{`, "}", `\}`, "$", `\$`, "&", `\&`, "#", `\#`,
 		"%", `\%`, "_", `\_`, "^", `\^{}`, "~", `\~{}`, "\n", " ").Replace(s)
+}
+
+// safeCiteKey reports whether k may stand inside \citet{}: a bibcode or
+// local key (letters, digits, ". & : + - _ /"). A key from elsewhere that
+// could close the brace or start a command (\input, \write18) is left
+// out and the row cites "paper N" instead.
+func safeCiteKey(k string) bool {
+	if k == "" {
+		return false
+	}
+	for _, r := range k {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune(".&:+-_/", r)) {
+			return false
+		}
+	}
+	return true
 }
 
 func labelKey(s string) string {

@@ -81,3 +81,28 @@ func TestCanonicalQuantity(t *testing.T) {
 		}
 	}
 }
+
+// TestExportsResistInjection: text from papers (object, title, sentence)
+// and cite keys from outside cannot run TeX commands or spreadsheet
+// formulas.
+func TestExportsResistInjection(t *testing.T) {
+	tab := exportTable()
+	tab.Rows[0].Object = `\input{/etc/passwd}\immediate\write18{rm -rf ~}`
+	tab.Rows[1].Object = "  =1+1"
+	tex := Deluxetable(tab, map[int64]string{7: `x}\input{/etc/passwd}\citet{y`, 8: "2016A&A...594A..13P"})
+	for _, bad := range []string{`\input{`, `\write18{`, `\immediate`, `\citet{x}`} {
+		if strings.Contains(tex, bad) {
+			t.Errorf("TeX export holds %q:\n%s", bad, tex)
+		}
+	}
+	if !strings.Contains(tex, `& paper 7 \\`) || !strings.Contains(tex, `\citet{2016A&A...594A..13P}`) {
+		t.Errorf("unsafe key not replaced by the paper id, or a bibcode key refused:\n%s", tex)
+	}
+	var b strings.Builder
+	if err := WriteCSV(&b, tab, nil); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), `"'  =1+1"`) {
+		t.Errorf("formula behind spaces not defused:\n%s", b.String())
+	}
+}

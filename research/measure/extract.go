@@ -211,6 +211,11 @@ func (sc *scanner) scan() (Measurement, int, bool) {
 		}
 	}
 	cu, unitOK := canonical(u)
+	if !unitOK && u.key() == "s" && (hasErr || keywordBefore(tail(before, 80)) == "period") {
+		// Seconds alone are exposure times unless they carry an error or
+		// follow "period": "P = 0.0893 ± 0.0001 s", "the spin period is 1.337 s".
+		cu, unitOK = canonicalUnit{unit: "s", quantity: "period"}, true
+	}
 	if u.n > 0 && unitOK {
 		sc.p += u.n
 		if productRe.MatchString(sc.rest()) {

@@ -165,3 +165,76 @@ func TestTables(t *testing.T) {
 		}
 	}
 }
+
+// TestReviewGeneralRules covers the rules added after the reviewer's
+// held-out set: solar metallicity units, ångström, a distance symbol or
+// "is at" with a length unit, a named symbol with an error and no unit.
+func TestReviewGeneralRules(t *testing.T) {
+	for _, c := range []struct {
+		in, quantity, unit string
+		value, err         float64
+	}{
+		{"The ICM metallicity is $Z = 0.35\\,Z_\\odot$ in the core.", "metallicity", "Z☉", 0.35, 0},
+		{"Its metallicity is 0.5 Z_⊙ within r_500.", "metallicity", "Z☉", 0.5, 0},
+		{"The equivalent width of [O II] is 31 ± 4 \\AA.", "", "Å", 31, 4},
+		{"The equivalent width is 12 ± 2 Å.", "", "Å", 12, 2},
+		{"Astrometry places the cluster at $D = 3.1 \\pm 0.2$ kpc.", "distance", "Mpc", 0.0031, 0.0002},
+		{"The Fornax cluster is at 20.0 Mpc.", "distance", "Mpc", 20, 0},
+		{"The subgiant has $\\log g = 3.9 \\pm 0.1$.", "", "", 3.9, 0.1},
+	} {
+		got := Extract(c.in)
+		if len(got) != 1 {
+			t.Errorf("%q: got %+v, want one value", c.in, got)
+			continue
+		}
+		g := got[0]
+		if g.Quantity != c.quantity || g.Unit != c.unit || !near(g.Value, c.value) || !near(g.ErrPlus, c.err) {
+			t.Errorf("%q: got %s %v ± %v %q, want %s %v ± %v %q", c.in, g.Quantity, g.Value, g.ErrPlus, g.Unit, c.quantity, c.value, c.err, c.unit)
+		}
+	}
+	for _, s := range []string{
+		"The galaxy is at $z = 0.3$ and 5 kpc from its neighbour.",
+		"We set the prior on $\\alpha$ to be flat (Eq. 4).",
+		"Run $N = 500$ walkers.",
+	} {
+		for _, g := range Extract(s) {
+			if g.Unit == "kpc" || g.Unit == "Mpc" && g.Value == 0.005 || g.Value == 500 {
+				t.Errorf("%q: spurious %+v", s, g)
+			}
+		}
+	}
+}
+
+// TestSecondsNeedAnErrorOrAPeriod: bare seconds are exposure times, but a
+// value with an error, or after "period", is a period.
+func TestSecondsNeedAnErrorOrAPeriod(t *testing.T) {
+	for in, want := range map[string]int{
+		"The pulsar has $P = 0.0893 \\pm 0.0001$ s.":     1,
+		"The rotation period of the magnetar is 7.6 s.":  1,
+		"The exposure time was 3 × 1200 s per pointing.": 0,
+		"We integrated for 600 s on source.":             0,
+	} {
+		got := Extract(in)
+		if len(got) != want || want == 1 && (got[0].Unit != "s" || got[0].Quantity != "period") {
+			t.Errorf("%q: got %+v, want %d value(s) in s", in, got, want)
+		}
+	}
+}
+
+// TestQuantityWordRightBeforeValue: a quantity named right before a value
+// whose unit fits it is reported; a unit that does not fit is not.
+func TestQuantityWordRightBeforeValue(t *testing.T) {
+	for in, want := range map[string]string{
+		"The ICM has temperature 5.1 keV and its metallicity 0.4 Z_⊙.": "temperature,metallicity",
+		"Clouds moving with velocity 300 km s^-1 are seen.":            "velocity",
+		"The cluster mass 5 kpc from the centre is unknown.":           "",
+	} {
+		var qs []string
+		for _, m := range Extract(in) {
+			qs = append(qs, m.Quantity)
+		}
+		if got := strings.Join(qs, ","); got != want {
+			t.Errorf("%q: quantities %q, want %q", in, got, want)
+		}
+	}
+}

@@ -59,7 +59,7 @@ var (
 	logPowRe   = regexp.MustCompile(`10\s*\^\s*\{\s*([-−]?` + num + `\s*(?:\\pm|±)\s*` + num + `)\s*\}`)
 	fontRe     = regexp.MustCompile(`\\(?:rm|mathrm|text|textrm|mathit|it|bf|mathbf|rmn|operatorname|mbox|hbox|left|right|big|Big|displaystyle)\b\s*`)
 	powRe      = regexp.MustCompile(`\^\s*\{\s*([-−+]?\s*[0-9.]+)\s*\}`)
-	solarRe    = regexp.MustCompile(`\b([MLR])\s*_?\s*(?:☉|sun\b|Sun\b)`)
+	solarRe    = regexp.MustCompile(`\b([MLRZ])\s*_?\s*(?:☉|sun\b|Sun\b)`)
 	spaceRe    = regexp.MustCompile(`\s+`)
 	subSpaceRe = regexp.MustCompile(`_ +`)
 	microRe    = regexp.MustCompile(`μ (Jy|G|as|m)\b`)
@@ -81,6 +81,6 @@ var (
 		"−", "-", "–", "–", "—", " – ", "∼", "~", "≈", "~", "≃", "~", "≲", "<", "≳", ">", "≤", "<", "≥", ">",
 		"⊙", "☉", "\u00a0", " ", "\u2009", " ", "\u202f", " ", "\u2002", " ", "\u2003", " ",
 		"⁻¹", "^-1", "⁻²", "^-2", "⁻³", "^-3", "²", "^2", "³", "^3", "·", " ", "⋅", " ",
-		"+/-", "±", "+-", "±", "µ", "μ",
+		"+/-", "±", "+-", "±", "µ", "μ", "\u212b", "Å",
 	)
 )

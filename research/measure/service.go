@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/astroresearch/astroresearch/store"
@@ -26,14 +27,29 @@ type Service struct {
 	src  Source
 	log  *slog.Logger
 	wake chan struct{}
+	now  func() time.Time
+
+	mu sync.Mutex
+	// failed holds the jobs (paper and Markdown hash) that failed, with
+	// when: they are passed over for retryFailed so that papers that keep
+	// failing never hold up the rest of the queue. A re-indexed paper has
+	// a new hash, hence a new job, tried at once.
+	failed map[store.MeasureJob]time.Time
 }
+
+// batchSize is how many papers one pass extracts; retryFailed is how long
+// a failed paper waits before it is tried again.
+const (
+	batchSize   = 16
+	retryFailed = 10 * time.Minute
+)
 
 // NewService returns the service; log may be nil.
 func NewService(st *store.Store, src Source, log *slog.Logger) *Service {
 	if log == nil {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	return &Service{st: st, src: src, log: log, wake: make(chan struct{}, 1)}
+	return &Service{st: st, src: src, log: log, wake: make(chan struct{}, 1), now: time.Now, failed: map[store.MeasureJob]time.Time{}}
 }
 
 // Wake tells the worker that a paper's passages changed (rag's indexer
@@ -50,14 +66,14 @@ func (s *Service) Wake() {
 // rag_documents), so a restart resumes it.
 func (s *Service) Run(ctx context.Context) {
 	for {
-		n, err := s.RunOnce(ctx)
+		_, tried, err := s.runBatch(ctx)
 		if ctx.Err() != nil {
 			return
 		}
 		if err != nil {
 			s.log.Warn("measure: extraction pass", "err", err)
 		}
-		if n > 0 && err == nil {
+		if tried > 0 && err == nil {
 			continue
 		}
 		t := time.NewTimer(time.Minute)
@@ -73,26 +89,68 @@ func (s *Service) Run(ctx context.Context) {
 }
 
 // RunOnce extracts the values of up to 16 waiting papers and reports how
-// many were done. A paper whose text changed meanwhile is left for later.
+// many were done. A paper whose text changed meanwhile, or that failed, is
+// left for later (see retryFailed) and the papers after it go first.
 func (s *Service) RunOnce(ctx context.Context) (int, error) {
-	jobs, err := s.st.MeasureJobs(ctx, 16)
+	done, _, err := s.runBatch(ctx)
+	return done, err
+}
+
+// runBatch is RunOnce, also reporting how many papers it tried.
+func (s *Service) runBatch(ctx context.Context) (done, tried int, err error) {
+	skip := s.pruneFailed()
+	jobs, err := s.st.MeasureJobs(ctx, batchSize+skip)
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
-	done := 0
 	for _, j := range jobs {
+		if tried == batchSize {
+			break
+		}
+		if s.recentlyFailed(j) {
+			continue
+		}
+		tried++
 		err := s.ExtractPaper(ctx, j.PaperID)
 		switch {
 		case err == nil:
 			done++
-		case errors.Is(err, store.ErrStale):
+			continue
 		case ctx.Err() != nil:
-			return done, ctx.Err()
+			return done, tried, ctx.Err()
+		case errors.Is(err, store.ErrStale):
 		default:
 			s.log.Warn("measure: extract paper", "paper", j.PaperID, "err", err)
 		}
+		s.markFailed(j)
 	}
-	return done, nil
+	return done, tried, nil
+}
+
+// pruneFailed forgets failures older than retryFailed and returns how
+// many remain.
+func (s *Service) pruneFailed() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for j, at := range s.failed {
+		if s.now().Sub(at) >= retryFailed {
+			delete(s.failed, j)
+		}
+	}
+	return len(s.failed)
+}
+
+func (s *Service) recentlyFailed(j store.MeasureJob) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, ok := s.failed[j]
+	return ok
+}
+
+func (s *Service) markFailed(j store.MeasureJob) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.failed[j] = s.now()
 }
 
 // ExtractPaper replaces the paper's values with those in its current

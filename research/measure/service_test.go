@@ -153,3 +153,57 @@ func TestRunWakesAndStops(t *testing.T) {
 		t.Fatal("Run did not return after cancel")
 	}
 }
+
+// TestFailingPapersDoNotStarveTheQueue: papers whose Markdown cannot be
+// read are passed over, so the papers after them are extracted; they are
+// tried again after retryFailed.
+func TestFailingPapersDoNotStarveTheQueue(t *testing.T) {
+	ctx := context.Background()
+	st := openStore(t)
+	broken := map[int64]bool{}
+	var good int64
+	for i := 0; i < batchSize+2; i++ {
+		arxiv := "2001.000" + string(rune('a'+i))
+		p, _, err := st.UpsertPaper(ctx, store.Paper{Title: "Paper " + arxiv, ArxivID: &arxiv})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := rag.New(st, rag.Options{}).IndexPaper(ctx, p.ID, paperV2); err != nil {
+			t.Fatal(err)
+		}
+		if i < batchSize+1 {
+			broken[p.ID] = true
+		} else {
+			good = p.ID
+		}
+	}
+	calls := map[int64]int{}
+	src := func(_ context.Context, id int64) (string, error) {
+		calls[id]++
+		if broken[id] {
+			return "", errors.New("the Markdown file is gone")
+		}
+		return paperV2, nil
+	}
+	svc := NewService(st, src, nil)
+	clock := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	svc.now = func() time.Time { return clock }
+	if n, err := svc.RunOnce(ctx); err != nil || n != 0 {
+		t.Fatalf("first pass: %d done, %v", n, err)
+	}
+	if n, err := svc.RunOnce(ctx); err != nil || n != 1 {
+		t.Fatalf("second pass: %d done, %v (the failing papers held up the queue)", n, err)
+	}
+	if rows, err := st.Measurements(ctx, store.MeasurementFilter{}); err != nil || len(rows) != 1 || rows[0].PaperID != good {
+		t.Fatalf("rows %+v %v", rows, err)
+	}
+	for id := range broken {
+		if calls[id] != 1 {
+			t.Errorf("paper %d read %d times in two passes, want 1", id, calls[id])
+		}
+	}
+	clock = clock.Add(retryFailed)
+	if _, tried, err := svc.runBatch(ctx); err != nil || tried != batchSize {
+		t.Errorf("after the back-off: %d tried, %v; want the failed papers tried again", tried, err)
+	}
+}

@@ -15,13 +15,13 @@ var unitTokens = map[string]string{
 	"km": "km", "m": "m", "cm": "cm", "s": "s", "sec": "s", "yr": "yr", "Gyr": "Gyr", "Myr": "Myr", "kyr": "kyr",
 	"d": "d", "day": "d", "days": "d", "hr": "h", "hours": "h",
 	"Mpc": "Mpc", "kpc": "kpc", "pc": "pc", "Gpc": "Gpc", "au": "au", "AU": "au",
-	"M☉": "M☉", "L☉": "L☉", "R☉": "R☉", "M⊕": "M⊕", "R⊕": "R⊕", "M_⊕": "M⊕", "R_⊕": "R⊕",
+	"M☉": "M☉", "L☉": "L☉", "R☉": "R☉", "Z☉": "Z☉", "M⊕": "M⊕", "R⊕": "R⊕", "M_⊕": "M⊕", "R_⊕": "R⊕",
 	"M_J": "M_J", "M_Jup": "M_J", "R_J": "R_J", "R_Jup": "R_J",
 	"erg": "erg", "W": "W", "K": "K", "eV": "eV", "keV": "keV", "MeV": "MeV", "GeV": "GeV", "TeV": "TeV",
 	"Jy": "Jy", "mJy": "mJy", "μJy": "μJy", "uJy": "μJy", "beam": "beam", "g": "g",
 	"G": "G", "μG": "μG", "mG": "mG", "nG": "nG",
 	"mag": "mag", "dex": "dex", "deg": "deg", "°": "deg", "arcsec": "arcsec", "″": "arcsec", "arcmin": "arcmin", "′": "arcmin",
-	"mas": "mas", "μas": "μas", "Hz": "Hz",
+	"mas": "mas", "μas": "μas", "Hz": "Hz", "Å": "Å",
 }
 
 // unitFactor is a unit symbol with its power.
@@ -216,6 +216,7 @@ var canonicalUnits = map[string]canonicalUnit{
 	"deg":            {"deg", "", 0},
 	"M_J":            {"M_J", "mass", 0},
 	"M⊕":             {"M⊕", "mass", 0},
+	"Z☉":             {"Z☉", "metallicity", 0},
 }
 
 // toCanonical applies the exact conversions a quantity calls for:

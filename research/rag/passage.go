@@ -35,3 +35,12 @@ func PassageURL(basePath string, paperID, chunkID int64) string {
 	return basePath + "/library/" + strconv.FormatInt(paperID, 10) + "/read?" +
 		url.Values{"passage": {id}}.Encode() + "#passage-" + id
 }
+
+// SentenceURL is PassageURL with only the sentence at Markdown bytes
+// [start, end) of the paper highlighted (a measurement's sentence); the
+// reader falls back to the whole passage when the range is not inside it.
+func SentenceURL(basePath string, paperID, chunkID int64, start, end int) string {
+	id := strconv.FormatInt(chunkID, 10)
+	return basePath + "/library/" + strconv.FormatInt(paperID, 10) + "/read?" +
+		url.Values{"passage": {id}, "sentence": {strconv.Itoa(start) + "-" + strconv.Itoa(end)}}.Encode() + "#passage-" + id
+}

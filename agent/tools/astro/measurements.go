@@ -78,7 +78,7 @@ func describeTable(t measure.Table, limit int, basePath string) string {
 			sentence = string([]rune(sentence)[:240]) + "…"
 		}
 		fmt.Fprintf(&b, "%s | %s | %s | %s | %s | %s | %q %s\n", year, measure.FormatValue(r), r.Unit, r.Quantity, r.Object, ref,
-			sentence, rag.PassageURL(basePath, r.PaperID, r.ChunkID))
+			sentence, rag.SentenceURL(basePath, r.PaperID, r.ChunkID, r.StartByte, r.EndByte))
 	}
 	return b.String()
 }

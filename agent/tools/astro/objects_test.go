@@ -67,10 +67,19 @@ func TestObjectAndMeasurementTools(t *testing.T) {
 
 	cmp := CompareMeasurements(measure.NewTables(st, res), "")
 	out = run(cmp, CompareArgs{Quantity: "distance", Object: "NGC 4258"})
-	for _, want := range []string{"1 values for distance NGC 4258", "2019 | 7.576 ± 0.082 | Mpc | distance | M 106", "/library/", "passage="} {
+	ms, err := st.Measurements(ctx, store.MeasurementFilter{Quantity: "distance"})
+	if err != nil || len(ms) != 1 {
+		t.Fatalf("measurements: %v %+v", err, ms)
+	}
+	// the link narrows the highlight to the value's sentence, as the page's does
+	link := rag.SentenceURL("", p.ID, ms[0].ChunkID, ms[0].StartByte, ms[0].EndByte)
+	for _, want := range []string{"1 values for distance NGC 4258", "2019 | 7.576 ± 0.082 | Mpc | distance | M 106", link} {
 		if !strings.Contains(out.Output, want) {
 			t.Errorf("compare_measurements lacks %q:\n%s", want, out.Output)
 		}
+	}
+	if !strings.Contains(link, "sentence=") {
+		t.Errorf("link %q does not name the sentence", link)
 	}
 	none := run(cmp, CompareArgs{Quantity: "H0", Object: "NGC 4258"})
 	if none.IsError || !strings.Contains(none.Output, "no reported value") || !strings.Contains(none.Output, `object:"NGC 4258"`) {
