@@ -42,6 +42,24 @@ func TestToolsListed(t *testing.T) {
 			t.Errorf("%s: readOnlyHint %v", tool.Name, a.ReadOnlyHint)
 		}
 	}
+	// Bounds declared on an agent tool's arguments reach the client.
+	for _, tool := range res.Tools {
+		if tool.Name != "get_paper_content" {
+			continue
+		}
+		raw, _ := json.Marshal(tool.InputSchema)
+		var in struct {
+			Properties map[string]struct {
+				Minimum, Maximum *float64
+			}
+		}
+		if err := json.Unmarshal(raw, &in); err != nil {
+			t.Fatal(err)
+		}
+		if l := in.Properties["limit"]; l.Minimum == nil || *l.Minimum != 500 || l.Maximum == nil || *l.Maximum != 40000 {
+			t.Errorf("get_paper_content's limit bounds are not in its input schema: %s", raw)
+		}
+	}
 	slices.Sort(want) // the SDK lists by name
 	if !slices.Equal(got, want) {
 		t.Fatalf("tools %v, want %v", got, want)
