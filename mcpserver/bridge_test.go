@@ -144,3 +144,40 @@ func TestBridgeCancel(t *testing.T) {
 		t.Fatalf("after a cancel: %+v %v (%s)", res, err, time.Since(start))
 	}
 }
+
+// TestBridgeRedirect: a redirect is not followed, so the token reaches no
+// other address (here plain http elsewhere), and the client is told where
+// the server points.
+func TestBridgeRedirect(t *testing.T) {
+	leaked := make(chan string, 8)
+	elsewhere := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		leaked <- r.Header.Get("Authorization")
+		http.Error(w, "no", http.StatusNotFound)
+	}))
+	defer elsewhere.Close()
+	redirect := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, elsewhere.URL+"/mcp", http.StatusTemporaryRedirect)
+	}))
+	defer redirect.Close()
+	clientIn, bridgeOut := io.Pipe()
+	bridgeIn, clientOut := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		done <- Bridge(context.Background(), bridgeIn, bridgeOut, BridgeOptions{Endpoint: redirect.URL + "/mcp", Token: "secret-token"})
+		bridgeOut.Close()
+	}()
+	_, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, nil).Connect(context.Background(),
+		&mcp.IOTransport{Reader: clientIn, Writer: clientOut}, nil)
+	if err == nil || !strings.Contains(err.Error(), "redirects (HTTP 307) to "+elsewhere.URL+"/mcp") {
+		t.Fatalf("connect through a redirect: %v", err)
+	}
+	clientOut.Close()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case auth := <-leaked:
+		t.Fatalf("the redirect was followed, Authorization %q", auth)
+	default:
+	}
+}
