@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/astroresearch/astroresearch/auth"
 	"github.com/astroresearch/astroresearch/views"
@@ -55,16 +54,9 @@ func (s *Server) mcpAuth(next echo.HandlerFunc) echo.HandlerFunc {
 
 // mcpEndpoint serves one MCP request for the authenticated user.
 func (s *Server) mcpEndpoint(c echo.Context) error {
-	srv := s.mcp.ServerFor(c.Request().Context(), *currentUser(c))
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
-		Stateless: true, DisableLocalhostProtection: true, Logger: s.log, MaxRequestBodyBytes: mcpMaxBody})
-	h.ServeHTTP(c.Response(), c.Request())
+	s.mcp.Handler(c.Request().Context(), *currentUser(c)).ServeHTTP(c.Response(), c.Request())
 	return nil
 }
-
-// mcpMaxBody bounds one MCP request (the server-wide body limit is the
-// same).
-const mcpMaxBody = 1 << 20
 
 // mcpDeadline bounds one MCP request: the slowest tool call plus time to
 // answer.

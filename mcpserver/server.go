@@ -109,7 +109,7 @@ func (s *Service) build(u store.User, list []skills.Skill) *mcp.Server {
 	}
 	s.addResources(srv, u)
 	s.addPrompts(srv, list)
-	srv.AddReceivingMiddleware(s.audit(u), s.listLibrary(u))
+	srv.AddReceivingMiddleware(requestScope, s.audit(u), s.listLibrary(u))
 	return srv
 }
 
