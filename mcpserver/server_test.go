@@ -193,12 +193,16 @@ func TestToolErrors(t *testing.T) {
 		t.Fatal("run_bash answered over MCP")
 	}
 	sess, _ := f.st.MCPSession(context.Background(), f.vera.ID)
+	// The refused run_bash, a protocol error, is audited too.
 	rows, _ := f.st.AuditForSession(context.Background(), sess.ID)
 	var statuses []string
 	for _, r := range rows {
 		statuses = append(statuses, r.Status)
 	}
-	if want := []string{"error", "invalid", "invalid", "error", "error", "error"}; !slices.Equal(statuses, want) {
+	if last := rows[len(rows)-1]; last.Tool != "run_bash" || last.AgentName != agent.MCPAgent {
+		t.Errorf("the refused call is not audited: %+v", last)
+	}
+	if want := []string{"error", "invalid", "invalid", "error", "error", "error", "error"}; !slices.Equal(statuses, want) {
 		t.Fatalf("audit statuses %v, want %v", statuses, want)
 	}
 }
