@@ -20,8 +20,8 @@ import (
 // token or a disabled account stops working at the next request, and
 // GET/DELETE answer 405 as the transport allows. Browsers from other
 // origins are refused by CORS layer (c) and the cross-site check, which
-// also stands in for the SDK's own localhost check (that one would refuse
-// every request a reverse proxy on the same host forwards).
+// together with the token requirement stands in for the SDK's own
+// localhost check (see mcpserver.Service.Handler; TestMCPDNSRebinding).
 
 // mcpRealm is the WWW-Authenticate realm of /mcp.
 const mcpRealm = `Bearer realm="AstroResearch"`

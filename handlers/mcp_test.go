@@ -219,3 +219,30 @@ func TestMCPSessionIsNoResearchSession(t *testing.T) {
 		t.Fatalf("audit filtered by the MCP session: %d\n%s", audit.StatusCode, audit.body)
 	}
 }
+
+// TestMCPDNSRebinding: the SDK's localhost check is off, so a page whose
+// name was rebound to this server — a request with a foreign Host and a
+// matching Origin, same-origin to the browser — must get nothing without
+// the token, even if the browser sent the user's session cookie; with the
+// token (which such a page cannot know) the request is served as usual.
+func TestMCPDNSRebinding(t *testing.T) {
+	a := newApp(t, nil)
+	vera := a.setupAdmin()
+	_, secret := a.token(adminName)
+	rebound := func(headers ...string) response {
+		req, _ := http.NewRequest(http.MethodPost, a.url("/mcp"), strings.NewReader(mcpInit))
+		req.Host = "rebind.example:80"
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Origin", "http://rebind.example:80")
+		req.Header.Set("Sec-Fetch-Site", "same-origin")
+		req.Header.Set("Cookie", "astro_session="+vera.sessionCookie())
+		return a.client().do(req, headers...)
+	}
+	if r := rebound(); r.StatusCode != http.StatusUnauthorized || strings.Contains(r.body, "protocolVersion") {
+		t.Fatalf("a rebound page with the cookie: %d %s", r.StatusCode, r.body)
+	}
+	if r := rebound("Authorization", "Bearer "+secret); r.StatusCode != http.StatusOK || !strings.Contains(r.body, "protocolVersion") {
+		t.Fatalf("with the token: %d %s", r.StatusCode, r.body)
+	}
+}
