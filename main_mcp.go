@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/url"
 	"os"
 	"strings"
@@ -44,6 +45,9 @@ func mcpBridge(ctx context.Context, args []string, getenv func(string) string, i
 		return err
 	}
 	log := slog.New(slog.NewTextHandler(errOut, nil)).With("cmd", "mcp")
+	if plainRemote(endpoint) {
+		log.Warn("the API token goes to this server unencrypted (http to another machine); use https", "url", endpoint)
+	}
 	return mcpserver.Bridge(ctx, in, out, mcpserver.BridgeOptions{Endpoint: endpoint, Token: token, Log: log})
 }
 
@@ -86,4 +90,19 @@ func firstNonEmpty(vals ...string) string {
 		}
 	}
 	return ""
+}
+
+// plainRemote reports whether endpoint is plain http to a host other than
+// this machine, where the token could be read on the way.
+func plainRemote(endpoint string) bool {
+	u, err := url.Parse(endpoint)
+	if err != nil || u.Scheme != "http" {
+		return false
+	}
+	h := u.Hostname()
+	if h == "localhost" {
+		return false
+	}
+	ip := net.ParseIP(h)
+	return ip == nil || !ip.IsLoopback()
 }

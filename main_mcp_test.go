@@ -63,3 +63,29 @@ func TestRunMCPNeedsAToken(t *testing.T) {
 		t.Fatalf("%v / %q", err, out.String())
 	}
 }
+
+// TestMCPWarnsOnPlainRemote: the command warns (on stderr, never the
+// protocol stream) before sending the token unencrypted to another
+// machine, and not for this machine or https.
+func TestMCPWarnsOnPlainRemote(t *testing.T) {
+	env := envMap(map[string]string{"ASTRO_TOKEN": "astro_x"})
+	for _, tt := range []struct {
+		url  string
+		warn bool
+	}{
+		{"http://astro.example.org/astro", true},
+		{"http://192.168.1.20:8080", true},
+		{"http://localhost:8080", false},
+		{"http://127.0.0.1:8080", false},
+		{"http://[::1]:8080", false},
+		{"https://astro.example.org", false},
+	} {
+		var out, errOut syncBuffer
+		if err := mcpBridge(context.Background(), []string{"--url", tt.url}, env, strings.NewReader(""), &out, &errOut); err != nil {
+			t.Fatalf("%s: %v", tt.url, err)
+		}
+		if got := strings.Contains(errOut.String(), "unencrypted"); got != tt.warn || out.String() != "" {
+			t.Errorf("%s: warned %v, want %v (stderr %q, stdout %q)", tt.url, got, tt.warn, errOut.String(), out.String())
+		}
+	}
+}

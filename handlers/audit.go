@@ -55,7 +55,7 @@ func (s *Server) auditPage(c echo.Context) error {
 	}
 	// Someone else's session is indistinguishable from none (S8).
 	if page.Filter.Session != "" && !page.Filter.All && msg == "" {
-		if _, err := s.st.AgentSession(ctx, u.ID, page.Filter.Session); err != nil {
+		if _, err := s.st.AuditSession(ctx, u.ID, page.Filter.Session); err != nil {
 			return agentError(err)
 		}
 	}

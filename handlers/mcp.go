@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/astroresearch/astroresearch/auth"
 	"github.com/astroresearch/astroresearch/views"
@@ -21,8 +20,8 @@ import (
 // token or a disabled account stops working at the next request, and
 // GET/DELETE answer 405 as the transport allows. Browsers from other
 // origins are refused by CORS layer (c) and the cross-site check, which
-// also stands in for the SDK's own localhost check (that one would refuse
-// every request a reverse proxy on the same host forwards).
+// together with the token requirement stands in for the SDK's own
+// localhost check (see mcpserver.Service.Handler; TestMCPDNSRebinding).
 
 // mcpRealm is the WWW-Authenticate realm of /mcp.
 const mcpRealm = `Bearer realm="AstroResearch"`
@@ -55,16 +54,9 @@ func (s *Server) mcpAuth(next echo.HandlerFunc) echo.HandlerFunc {
 
 // mcpEndpoint serves one MCP request for the authenticated user.
 func (s *Server) mcpEndpoint(c echo.Context) error {
-	srv := s.mcp.ServerFor(c.Request().Context(), *currentUser(c))
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
-		Stateless: true, DisableLocalhostProtection: true, Logger: s.log, MaxRequestBodyBytes: mcpMaxBody})
-	h.ServeHTTP(c.Response(), c.Request())
+	s.mcp.Handler(c.Request().Context(), *currentUser(c)).ServeHTTP(c.Response(), c.Request())
 	return nil
 }
-
-// mcpMaxBody bounds one MCP request (the server-wide body limit is the
-// same).
-const mcpMaxBody = 1 << 20
 
 // mcpDeadline bounds one MCP request: the slowest tool call plus time to
 // answer.

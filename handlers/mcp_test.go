@@ -175,3 +175,74 @@ func TestSettingsShowsMCPSetup(t *testing.T) {
 		t.Error("no claude mcp add command")
 	}
 }
+
+// TestMCPSessionIsNoResearchSession: the session MCP calls are audited in
+// is not a research session — its research page, turns, messages, events,
+// renaming and deleting are 404 — yet the audit log filters by it.
+func TestMCPSessionIsNoResearchSession(t *testing.T) {
+	a := newApp(t, nil)
+	vera := a.setupAdmin()
+	u, secret := a.token(adminName)
+	cs, err := a.mcpClient(secret)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	if res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "library_search", Arguments: map[string]any{}}); err != nil || res.IsError {
+		t.Fatalf("library_search: %+v %v", res, err)
+	}
+	sess, err := a.store.MCPSession(context.Background(), u.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := sess.ID
+	for _, r := range []response{
+		vera.get("/research/" + id),
+		vera.get("/research/" + id + "/stream"),
+		vera.postForm("/research/"+id+"/turns", map[string][]string{"question": {"What is M87?"}}),
+		vera.postForm("/research/"+id+"/rename", map[string][]string{"title": {"mine"}}),
+		vera.get("/research/" + id + "/delete"),
+		vera.postForm("/research/"+id+"/delete", nil),
+		vera.get("/api/sessions/" + id + "/messages"),
+		vera.postJSON("/api/sessions/"+id+"/turns", `{"question":"What is M87?"}`),
+		vera.get("/api/sessions/" + id + "/events"),
+	} {
+		if r.StatusCode != http.StatusNotFound {
+			t.Errorf("%s %s: %d, want 404", r.Request.Method, r.Request.URL.Path, r.StatusCode)
+		}
+	}
+	if got, err := a.store.MCPSession(context.Background(), u.ID); err != nil || got.ID != id || got.Title != store.MCPSessionTitle {
+		t.Fatalf("the MCP session changed: %+v %v", got, err)
+	}
+	audit := vera.get("/audit?session=" + id)
+	if audit.StatusCode != http.StatusOK || !strings.Contains(audit.body, "library_search") {
+		t.Fatalf("audit filtered by the MCP session: %d\n%s", audit.StatusCode, audit.body)
+	}
+}
+
+// TestMCPDNSRebinding: the SDK's localhost check is off, so a page whose
+// name was rebound to this server — a request with a foreign Host and a
+// matching Origin, same-origin to the browser — must get nothing without
+// the token, even if the browser sent the user's session cookie; with the
+// token (which such a page cannot know) the request is served as usual.
+func TestMCPDNSRebinding(t *testing.T) {
+	a := newApp(t, nil)
+	vera := a.setupAdmin()
+	_, secret := a.token(adminName)
+	rebound := func(headers ...string) response {
+		req, _ := http.NewRequest(http.MethodPost, a.url("/mcp"), strings.NewReader(mcpInit))
+		req.Host = "rebind.example:80"
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Origin", "http://rebind.example:80")
+		req.Header.Set("Sec-Fetch-Site", "same-origin")
+		req.Header.Set("Cookie", "astro_session="+vera.sessionCookie())
+		return a.client().do(req, headers...)
+	}
+	if r := rebound(); r.StatusCode != http.StatusUnauthorized || strings.Contains(r.body, "protocolVersion") {
+		t.Fatalf("a rebound page with the cookie: %d %s", r.StatusCode, r.body)
+	}
+	if r := rebound("Authorization", "Bearer "+secret); r.StatusCode != http.StatusOK || !strings.Contains(r.body, "protocolVersion") {
+		t.Fatalf("with the token: %d %s", r.StatusCode, r.body)
+	}
+}

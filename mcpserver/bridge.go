@@ -26,7 +26,8 @@ type BridgeOptions struct {
 	Endpoint string
 	// Token is the user's personal API token.
 	Token string
-	// HTTPClient sends the requests (http.DefaultClient when nil).
+	// HTTPClient sends the requests (http.DefaultClient when nil); its
+	// redirects are never followed, so the token goes to Endpoint only.
 	HTTPClient *http.Client
 	// Log receives what went wrong (stderr for the command; never the
 	// protocol stream).
@@ -47,9 +48,7 @@ const maxResponseBytes = 32 << 20
 // server is answered to the client as a JSON-RPC error that says so. It
 // returns nil when in ends, or ctx's error.
 func Bridge(ctx context.Context, in io.Reader, out io.Writer, o BridgeOptions) error {
-	if o.HTTPClient == nil {
-		o.HTTPClient = http.DefaultClient
-	}
+	o.HTTPClient = noRedirects(o.HTTPClient)
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
 	}
@@ -76,6 +75,19 @@ func Bridge(ctx context.Context, in io.Reader, out io.Writer, o BridgeOptions) e
 		}
 		b.relay(ctx, msg)
 	}
+}
+
+// noRedirects is a copy of c (http.DefaultClient when nil) that does not
+// follow redirects: a redirect would carry the token to wherever it points
+// (another path, plain http on the same host), so it is reported to the
+// client as an error naming the new location instead.
+func noRedirects(c *http.Client) *http.Client {
+	if c == nil {
+		c = http.DefaultClient
+	}
+	cp := *c
+	cp.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	return &cp
 }
 
 type nopWriteCloser struct{ io.Writer }
@@ -194,6 +206,10 @@ func (b *bridge) post(ctx context.Context, msg jsonrpc.Message) error {
 	if res.StatusCode >= 300 {
 		detail, _ := io.ReadAll(io.LimitReader(res.Body, 2048))
 		msg := fmt.Sprintf("AstroResearch answered HTTP %d: %s", res.StatusCode, strings.TrimSpace(textcut.Prefix(string(detail), 500)))
+		if loc := res.Header.Get("Location"); res.StatusCode < 400 && loc != "" {
+			msg = fmt.Sprintf("AstroResearch at %s redirects (HTTP %d) to %s; the token is not sent there. "+
+				"Give the server's address as it answers, BASE_PATH included (--url or ASTRO_URL).", b.o.Endpoint, res.StatusCode, loc)
+		}
 		if res.StatusCode == http.StatusUnauthorized || res.StatusCode == http.StatusForbidden {
 			msg = fmt.Sprintf("AstroResearch refused the API token (HTTP %d). Check ASTRO_TOKEN or --token-file: create a token under Settings → Personal API tokens. %s",
 				res.StatusCode, strings.TrimSpace(textcut.Prefix(string(detail), 300)))

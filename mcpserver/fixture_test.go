@@ -34,6 +34,7 @@ type fixture struct {
 	parsed     store.Paper // parsed, with a note by vera and one by otto
 	bare       store.Paper // not parsed
 	skills     *skills.Library
+	ask        *fakeAsk
 }
 
 type fakeSearch struct{}
@@ -78,15 +79,17 @@ func (fakeResolver) Resolve(ctx context.Context, name string) (sesame.Object, er
 		DecSex: "+12:23:28.0", Redshift: &z, Aliases: []string{"NGC 4486", "Virgo A"}, Resolver: "Simbad"}, nil
 }
 
-type fakeAsk struct{}
+// fakeAsk answers from one passage. The question "slow" stands for a model
+// call that only ends when it is stopped: it reports on started, waits for
+// its context, and reports on stopped.
+type fakeAsk struct{ started, stopped chan struct{} }
 
-func (fakeAsk) Ask(ctx context.Context, q rag.Query) (rag.Answer, error) {
-	if q.Text == "slow" { // stands for a long model call
-		select {
-		case <-ctx.Done():
-			return rag.Answer{}, ctx.Err()
-		case <-time.After(3 * time.Second):
-		}
+func (a *fakeAsk) Ask(ctx context.Context, q rag.Query) (rag.Answer, error) {
+	if q.Text == "slow" {
+		a.started <- struct{}{}
+		<-ctx.Done()
+		a.stopped <- struct{}{}
+		return rag.Answer{}, ctx.Err()
 	}
 	y := 2019
 	return rag.Answer{Question: q.Text, Mode: rag.ModeHybrid, Passages: []rag.Hit{{Passage: rag.Passage{ID: 4, PaperID: 1,
@@ -125,8 +128,9 @@ func newFixture(t testing.TB) *fixture {
 	hooks := agent.NewHooks(log)
 	f.metrics = agent.NewMetrics()
 	hooks.RegisterBuiltins(st, f.metrics, log)
+	f.ask = &fakeAsk{started: make(chan struct{}, 1), stopped: make(chan struct{}, 1)}
 	td := agent.ToolDeps{Store: st, Skills: f.skills, Targets: fakeResolver{}, Papers: fakeSearch{}, Library: fakeLookup{st},
-		Importer: fakeImport{st}, Rag: fakeAsk{}, BasePath: "/astro"}
+		Importer: fakeImport{st}, Rag: f.ask, BasePath: "/astro"}
 	f.rt = agent.New(agent.Config{DataDir: dir, ToolTimeout: 5 * time.Second}, agent.Deps{Store: st, Hooks: hooks,
 		Perms: agent.NewPermissions(st, true), Log: log, Skills: f.skills,
 		Registry: func() *tools.Registry { return agent.StandardRegistry(td) }})

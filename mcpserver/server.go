@@ -109,12 +109,13 @@ func (s *Service) build(u store.User, list []skills.Skill) *mcp.Server {
 	}
 	s.addResources(srv, u)
 	s.addPrompts(srv, list)
-	srv.AddReceivingMiddleware(s.audit(u), s.listLibrary(u))
+	srv.AddReceivingMiddleware(requestScope, s.audit(u), s.listLibrary(u))
 	return srv
 }
 
-// audit records resource reads, library listings and prompt requests like
-// tool calls (tool calls record themselves through the runtime); listings
+// audit records resource reads, library listings, prompt requests and
+// refused tool calls like tool calls (tool calls record themselves through
+// the runtime); listings
 // of tools, templates and prompts read no user data and are not recorded.
 func (s *Service) audit(u store.User) mcp.Middleware {
 	return func(next mcp.MethodHandler) mcp.MethodHandler {
@@ -125,6 +126,14 @@ func (s *Service) audit(u store.User) mcp.Middleware {
 				name, subject = "read_resource", r.Params.URI
 			case *mcp.GetPromptRequest:
 				name, subject = "get_prompt", r.Params.Name
+			case *mcp.CallToolRequest:
+				// A call the SDK refuses before any tool runs (an unknown
+				// tool) is recorded here; tools record their own calls.
+				res, err := next(ctx, method, req)
+				if err != nil {
+					s.record(ctx, u, r.Params.Name, "error", fmt.Sprintf("%s: %v", r.Params.Name, err), 0)
+				}
+				return res, err
 			case *mcp.ListResourcesRequest:
 				name, subject = "list_resources", "library page"
 				if r.Params != nil && r.Params.Cursor != "" {
@@ -139,13 +148,20 @@ func (s *Service) audit(u store.User) mcp.Middleware {
 			if err != nil {
 				status, output = "error", fmt.Sprintf("%s: %v", subject, err)
 			}
-			if sess, serr := s.st.MCPSession(ctx, u.ID); serr == nil {
-				s.rt.RecordExternal(ctx, agent.ExternalRecord{UserID: u.ID, SessionID: sess.ID, Agent: agent.MCPAgent,
-					Name: name, CallID: "mcp_" + uuid.NewString(), Output: output, Status: status, Elapsed: time.Since(start)})
-			} else {
-				s.log.Error("mcp: audit", "err", serr)
-			}
+			s.record(ctx, u, name, status, output, time.Since(start))
 			return res, err
 		}
 	}
+}
+
+// record writes one operation of u's MCP clients to the audit log and the
+// metrics.
+func (s *Service) record(ctx context.Context, u store.User, name, status, output string, elapsed time.Duration) {
+	sess, err := s.st.MCPSession(ctx, u.ID)
+	if err != nil {
+		s.log.Error("mcp: audit", "err", err)
+		return
+	}
+	s.rt.RecordExternal(ctx, agent.ExternalRecord{UserID: u.ID, SessionID: sess.ID, Agent: agent.MCPAgent,
+		Name: name, CallID: "mcp_" + uuid.NewString(), Output: output, Status: status, Elapsed: elapsed})
 }

@@ -42,6 +42,24 @@ func TestToolsListed(t *testing.T) {
 			t.Errorf("%s: readOnlyHint %v", tool.Name, a.ReadOnlyHint)
 		}
 	}
+	// Bounds declared on an agent tool's arguments reach the client.
+	for _, tool := range res.Tools {
+		if tool.Name != "get_paper_content" {
+			continue
+		}
+		raw, _ := json.Marshal(tool.InputSchema)
+		var in struct {
+			Properties map[string]struct {
+				Minimum, Maximum *float64
+			}
+		}
+		if err := json.Unmarshal(raw, &in); err != nil {
+			t.Fatal(err)
+		}
+		if l := in.Properties["limit"]; l.Minimum == nil || *l.Minimum != 500 || l.Maximum == nil || *l.Maximum != 40000 {
+			t.Errorf("get_paper_content's limit bounds are not in its input schema: %s", raw)
+		}
+	}
 	slices.Sort(want) // the SDK lists by name
 	if !slices.Equal(got, want) {
 		t.Fatalf("tools %v, want %v", got, want)
@@ -175,12 +193,16 @@ func TestToolErrors(t *testing.T) {
 		t.Fatal("run_bash answered over MCP")
 	}
 	sess, _ := f.st.MCPSession(context.Background(), f.vera.ID)
+	// The refused run_bash, a protocol error, is audited too.
 	rows, _ := f.st.AuditForSession(context.Background(), sess.ID)
 	var statuses []string
 	for _, r := range rows {
 		statuses = append(statuses, r.Status)
 	}
-	if want := []string{"error", "invalid", "invalid", "error", "error", "error"}; !slices.Equal(statuses, want) {
+	if last := rows[len(rows)-1]; last.Tool != "run_bash" || last.AgentName != agent.MCPAgent {
+		t.Errorf("the refused call is not audited: %+v", last)
+	}
+	if want := []string{"error", "invalid", "invalid", "error", "error", "error", "error"}; !slices.Equal(statuses, want) {
 		t.Fatalf("audit statuses %v, want %v", statuses, want)
 	}
 }

@@ -38,11 +38,14 @@ func (s *Store) CreateAgentSession(ctx context.Context, userID int64, title stri
 	return a, nil
 }
 
-// AgentSession returns the session id if it belongs to userID; ErrNotFound
-// otherwise (someone else's session is indistinguishable from none, S8).
+// AgentSession returns the research session id if it belongs to userID;
+// ErrNotFound otherwise (someone else's session is indistinguishable from
+// none, S8). The user's MCP session is not a research session — no turns,
+// messages, renaming or deleting — so it is not found here either; the
+// audit page finds it with AuditSession.
 func (s *Store) AgentSession(ctx context.Context, userID int64, id string) (AgentSession, error) {
 	var a AgentSession
-	err := s.r.GetContext(ctx, &a, `SELECT `+agentSessionColumns+` FROM agent_sessions WHERE id = ? AND user_id = ?`, id, userID)
+	err := s.r.GetContext(ctx, &a, `SELECT `+agentSessionColumns+` FROM agent_sessions WHERE id = ? AND user_id = ? AND kind = 'research'`, id, userID)
 	if err != nil {
 		return AgentSession{}, notFound(err, fmt.Sprintf("agent session %q", id))
 	}
@@ -78,9 +81,9 @@ func (s *Store) BeginAgentTurn(ctx context.Context, id, model, title string) (in
 	return turn, nil
 }
 
-// RenameAgentSession sets the title of the user's session.
+// RenameAgentSession sets the title of the user's research session.
 func (s *Store) RenameAgentSession(ctx context.Context, userID int64, id, title string) error {
-	res, err := s.w.ExecContext(ctx, `UPDATE agent_sessions SET title = ?, updated_at = ? WHERE id = ? AND user_id = ?`,
+	res, err := s.w.ExecContext(ctx, `UPDATE agent_sessions SET title = ?, updated_at = ? WHERE id = ? AND user_id = ? AND kind = 'research'`,
 		title, s.Now(), id, userID)
 	if err != nil {
 		return fmt.Errorf("store: rename agent session: %w", err)
@@ -91,9 +94,10 @@ func (s *Store) RenameAgentSession(ctx context.Context, userID int64, id, title 
 	return nil
 }
 
-// DeleteAgentSession deletes the user's session and everything in it.
+// DeleteAgentSession deletes the user's research session and everything
+// in it (the MCP session and its audit rows stay).
 func (s *Store) DeleteAgentSession(ctx context.Context, userID int64, id string) error {
-	res, err := s.w.ExecContext(ctx, `DELETE FROM agent_sessions WHERE id = ? AND user_id = ?`, id, userID)
+	res, err := s.w.ExecContext(ctx, `DELETE FROM agent_sessions WHERE id = ? AND user_id = ? AND kind = 'research'`, id, userID)
 	if err != nil {
 		return fmt.Errorf("store: delete agent session: %w", err)
 	}

@@ -39,3 +39,15 @@ func (s *Store) MCPSession(ctx context.Context, userID int64) (AgentSession, err
 	}
 	return a, nil
 }
+
+// AuditSession returns the user's session id of any kind — a research
+// session or the MCP session — for filtering the audit log by it;
+// ErrNotFound when the user has no such session.
+func (s *Store) AuditSession(ctx context.Context, userID int64, id string) (AgentSession, error) {
+	var a AgentSession
+	err := s.r.GetContext(ctx, &a, `SELECT `+agentSessionColumns+` FROM agent_sessions WHERE id = ? AND user_id = ?`, id, userID)
+	if err != nil {
+		return AgentSession{}, notFound(err, fmt.Sprintf("session %q", id))
+	}
+	return a, nil
+}

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"testing"
 )
@@ -51,8 +52,24 @@ func TestMCPSession(t *testing.T) {
 	if o, err := st.MCPSession(ctx, otto.ID); err != nil || o.ID == s.ID {
 		t.Fatalf("otto shares vera's MCP session: %+v %v", o, err)
 	}
-	if got, err := st.AgentSession(ctx, vera.ID, s.ID); err != nil || got.ID != s.ID {
+	if got, err := st.AuditSession(ctx, vera.ID, s.ID); err != nil || got.ID != s.ID {
 		t.Fatalf("the audit page cannot find it: %v", err)
+	}
+	if _, err := st.AuditSession(ctx, otto.ID, s.ID); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("otto finds vera's MCP session for his audit filter: %v", err)
+	}
+	// It is no research session: no turns, renaming or deleting.
+	if _, err := st.AgentSession(ctx, vera.ID, s.ID); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("the MCP session opens as a research session: %v", err)
+	}
+	if err := st.RenameAgentSession(ctx, vera.ID, s.ID, "mine"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("rename: %v", err)
+	}
+	if err := st.DeleteAgentSession(ctx, vera.ID, s.ID); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("delete: %v", err)
+	}
+	if got, err := st.AgentSession(ctx, vera.ID, research.ID); err != nil || got.ID != research.ID {
+		t.Fatalf("research session: %v", err)
 	}
 	list, err := st.ListAgentSessions(ctx, vera.ID, 0)
 	if err != nil || len(list) != 1 || list[0].ID != research.ID {

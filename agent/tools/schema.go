@@ -33,7 +33,9 @@ import (
 //     (minimum/maximum on integer and number fields, minItems/maxItems on
 //     slices), minLength/maxLength (strings; on a slice of strings they
 //     constrain the items), default:"..." (documentation only; the value is
-//     checked against the field's own schema).
+//     checked against the field's own schema). JSON Schema keywords spelled
+//     as tags (minimum:"0", maximum, minItems, maxItems, pattern, format,
+//     required, description) are not read and are an error.
 //
 // Recursive types, channels, functions, complex numbers, non-empty
 // interfaces, maps with non-string keys, the ",string" json option and tags

@@ -17,6 +17,15 @@ import (
 // field's type is an error, so a typo'd schema fails at construction rather
 // than silently accepting anything.
 func applyTags(n *node, tag reflect.StructTag) error {
+	// JSON Schema keywords spelled as tags are not read: one on a field is
+	// an error, so a bound written minimum:"0" instead of min:"0" cannot
+	// silently go unenforced.
+	for _, key := range []string{"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minItems", "maxItems",
+		"pattern", "format", "required", "description"} {
+		if _, ok := tag.Lookup(key); ok {
+			return fmt.Errorf("%s tag is not read (the tags are desc, enum, min, max, minLength, maxLength and default)", key)
+		}
+	}
 	if d, ok := tag.Lookup("desc"); ok {
 		n.desc = strings.TrimSpace(d)
 	}

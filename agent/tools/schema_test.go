@@ -199,6 +199,15 @@ func TestSchemaOfErrors(t *testing.T) {
 			M map[string]func() `json:"m"`
 		}](), "field M: unsupported type func()"},
 		{"embedded pointer", reflect.TypeFor[struct{ *samplePaging }](), "embedded pointers"},
+		{"JSON Schema spelling of min", reflect.TypeFor[struct {
+			N int `json:"n" minimum:"500"`
+		}](), "minimum tag is not read"},
+		{"JSON Schema spelling of max", reflect.TypeFor[struct {
+			N int `json:"n" maximum:"40000"`
+		}](), "maximum tag is not read"},
+		{"pattern", reflect.TypeFor[struct {
+			S string `json:"s" pattern:"^a"`
+		}](), "pattern tag is not read"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

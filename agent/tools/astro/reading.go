@@ -110,8 +110,8 @@ func ParsePaper(imp Importer, c Contents, p Parser) tools.Tool {
 type ContentArgs struct {
 	ID      string `json:"id" desc:"arXiv id, bibcode, DOI, paper URL, or #N for library paper N" maxLength:"500"`
 	Section string `json:"section,omitempty" desc:"a section title or number (\"Introduction\", \"2.1\"); omit for the whole text" maxLength:"200"`
-	Offset  int    `json:"offset,omitempty" desc:"byte offset to start from (continue where the last call stopped)" minimum:"0"`
-	Limit   int    `json:"limit,omitempty" desc:"maximum bytes to return (default 8000)" minimum:"500" maximum:"40000"`
+	Offset  int    `json:"offset,omitempty" desc:"byte offset to start from (continue where the last call stopped)" min:"0"`
+	Limit   int    `json:"limit,omitempty" desc:"maximum bytes to return (default 8000)" min:"500" max:"40000"`
 }
 
 // GetPaperContent returns the get_paper_content tool (T11): a parsed

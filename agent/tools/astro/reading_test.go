@@ -85,3 +85,28 @@ func TestReadingTools(t *testing.T) {
 }
 
 func itoa(n int64) string { b, _ := json.Marshal(n); return string(b) }
+
+// TestPaperContentBounds: get_paper_content's offset and limit bounds are
+// in its schema, so the runtime refuses a window outside them before the
+// tool runs (for the agent and for MCP clients alike).
+func TestPaperContentBounds(t *testing.T) {
+	schema, err := tools.SchemaFor(GetPaperContent(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		args string
+		ok   bool
+	}{
+		{`{"id":"#1"}`, true},
+		{`{"id":"#1","limit":500,"offset":0}`, true},
+		{`{"id":"#1","limit":40000,"offset":123456}`, true},
+		{`{"id":"#1","limit":499}`, false},
+		{`{"id":"#1","limit":40001}`, false},
+		{`{"id":"#1","offset":-1}`, false},
+	} {
+		if err := schema.Validate(json.RawMessage(tt.args)); (err == nil) != tt.ok {
+			t.Errorf("%s: err = %v, want ok = %v", tt.args, err, tt.ok)
+		}
+	}
+}
