@@ -126,7 +126,7 @@ func newAppLogged(t testing.TB, env map[string]string, log *slog.Logger) *testAp
 	extra := &[]tools.Tool{}
 	rt := agent.New(agent.Config{DataDir: dir, ToolTimeout: 5 * time.Second}, agent.Deps{
 		Store: st, Model: model, Events: events, Hooks: hooks, Perms: agent.NewPermissions(st, true), Log: log,
-		Now: clock.Now,
+		Now: clock.Now, Window: model,
 		Registry: func() *tools.Registry {
 			r := agent.StandardRegistry(agent.ToolDeps{Store: st})
 			for _, x := range *extra {
