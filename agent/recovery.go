@@ -19,8 +19,13 @@ const (
 	rungMultiTurn  = "multi_turn"         // ask the model to continue in smaller steps
 )
 
-// escalatedMaxTokens is EscalateTokens' completion limit.
-const escalatedMaxTokens = 64_000
+// escalatedMaxTokens is EscalateTokens' completion limit; with a known
+// window, at most what the window leaves, and the rung is skipped when that
+// is under minEscalatedTokens.
+const (
+	escalatedMaxTokens = 64_000
+	minEscalatedTokens = 1024
+)
 
 // multiTurnPrompt asks the model to split its work.
 const multiTurnPrompt = "Your last reply could not be completed because it was too long for the model's limits. " +
@@ -93,10 +98,16 @@ func (t *turnRun) applyRung(ctx context.Context, rung string) bool {
 		}
 		t.msgs = out
 	case rungEscalate:
-		if t.maxTokens >= escalatedMaxTokens {
+		limit := escalatedMaxTokens
+		if w := t.r.Limits().Window; w > 0 {
+			// A server with a known window refuses prompt + max_tokens over
+			// it: ask only for the room that is left.
+			limit = min(limit, w-t.tokens.Tokens(t.msgs))
+		}
+		if limit < minEscalatedTokens || t.maxTokens >= limit {
 			return false
 		}
-		t.maxTokens = escalatedMaxTokens
+		t.maxTokens = limit
 		return true
 	case rungMultiTurn:
 		t.msgs = append(t.msgs, llm.Message{Role: llm.RoleUser, Content: multiTurnPrompt})
