@@ -137,6 +137,11 @@ func (r *Runtime) RefreshLimits(ctx context.Context) Limits {
 	if model == "" {
 		w.Provisional = true // the model is resolved on the first call: ask again then
 	}
+	if w.Tokens == 0 && cur.Window > 0 && cur.Model == model {
+		// The server reports nothing, but a window was learnt from it (a
+		// refusal naming it, a truncation): keep that.
+		w = llm.Window{Tokens: cur.Window, Source: cur.Source}
+	}
 	l := r.setWindow(model, w)
 	if w.Tokens > 0 && (w.Tokens != cur.Window || model != cur.Model) {
 		r.d.Log.Info("model context window", "model", model, "window", w.Tokens, "source", w.Source,

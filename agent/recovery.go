@@ -17,6 +17,9 @@ const (
 	rungReactive   = "reactive_compact"   // LLM summary of the older part
 	rungEscalate   = "escalate_tokens"    // completion limit raised to 64,000 for this turn
 	rungMultiTurn  = "multi_turn"         // ask the model to continue in smaller steps
+	// rungLearnt is not a rung of the ladder: the compaction to a window
+	// just learnt from the refusal, tried once before the ladder.
+	rungLearnt = "window_learnt"
 )
 
 // escalatedMaxTokens is EscalateTokens' completion limit; with a known
@@ -50,6 +53,21 @@ func (t *turnRun) callWithRecovery(ctx context.Context, step int, defs []llm.Too
 		class := llm.ClassOf(err)
 		if ctx.Err() != nil || (class != llm.PromptTooLong && class != llm.TokenExhausted) {
 			return llm.Response{}, err
+		}
+		if t.learnWindowFromError(err) && !t.rungsUsed[rungLearnt] {
+			// The limits now fit the server: compact to them and retry
+			// before climbing the ladder.
+			if t.rungsUsed == nil {
+				t.rungsUsed = map[string]bool{}
+			}
+			t.rungsUsed[rungLearnt] = true
+			before := len(t.msgs)
+			if err := t.recoverTruncation(ctx, step); err != nil {
+				return llm.Response{}, err
+			}
+			if len(t.msgs) != before || t.tokens.Tokens(t.msgs) < t.budget().HardLimit {
+				continue
+			}
 		}
 		if !t.climb(ctx, step, err) {
 			return llm.Response{}, err // Surface
