@@ -258,6 +258,11 @@ func prepare(ctx context.Context, cfg config.Config, st *store.Store, accounts *
 	if n > 0 {
 		log.Info("database migrated", "applied", n, "path", st.Path())
 	}
+	go func() { // the model's context window, asked once at start (turns ask again after a model switch)
+		if lim := rt.RefreshLimits(ctx); lim.Window > 0 {
+			log.Info("agent context limits", "model", lim.Model, "window", lim.Window, "source", lim.Source)
+		}
+	}()
 	if n, err := rt.Recover(ctx); err != nil {
 		return err
 	} else if n > 0 {
@@ -348,14 +353,16 @@ func newRuntime(ctx context.Context, cfg config.Config, st *store.Store, model *
 	fileCache := fstools.NewFileCache(0, 0)
 	files := fstools.Tools(roots, fileCache)
 	td.Store, td.Skills, td.Bash, td.Files = st, skillLib, bash, files
+	set := cfg.AgentLimitsSet // limits left unset follow the model's context window
 	rt := agent.New(agent.Config{
-		MaxSteps: cfg.AgentMaxSteps, ToolTimeout: cfg.AgentToolTimeout, MaxToolOutput: cfg.AgentMaxToolOutput,
+		MaxSteps: cfg.AgentMaxSteps, ToolTimeout: cfg.AgentToolTimeout, MaxToolOutput: config.ExplicitLimit(set.ToolOutput, cfg.AgentMaxToolOutput),
 		DataDir: cfg.DataDir, WorkspaceDir: filepath.Join(cfg.DataDir, "workspace"), DefaultThinking: cfg.LLMEnableThinking,
-		Budget: compact.Budget{SoftLimit: cfg.AgentTokenSoftLimit, HardLimit: cfg.AgentTokenHardLimit,
-			MaxMessages: cfg.AgentMaxMessages, CharLimit: cfg.AgentContextCharLimit},
-		ExtractMemories: cfg.AgentMemoryExtraction, CoordinatorWorkers: cfg.CoordinatorWorkers,
+		Budget: compact.Budget{SoftLimit: config.ExplicitLimit(set.SoftLimit, cfg.AgentTokenSoftLimit),
+			HardLimit:   config.ExplicitLimit(set.HardLimit, cfg.AgentTokenHardLimit),
+			MaxMessages: config.ExplicitLimit(set.MaxMessages, cfg.AgentMaxMessages), CharLimit: config.ExplicitLimit(set.CharLimit, cfg.AgentContextCharLimit)},
+		ExtractMemories: cfg.AgentMemoryExtraction, CoordinatorWorkers: cfg.CoordinatorWorkers, ContextWindow: cfg.LLMContextWindow,
 		ProposeTitles: cfg.AgentTitleProposal,
-	}, agent.Deps{
+	}, agent.Deps{Window: model,
 		Summarizer: compact.ModelSummarizer(model), Files: fileCache, Memory: td.Memory,
 		Store: st, Model: model, Events: events, Hooks: hooks, Perms: agent.NewPermissions(st, true), Log: log,
 		Skills: skillLib, Registry: func() *tools.Registry { return agent.StandardRegistry(td) },

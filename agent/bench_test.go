@@ -29,7 +29,9 @@ type noopArgs struct {
 // progress report, a two-byte output.
 func noopTool() tools.Tool {
 	return tools.New("noop", "Do nothing.", func(ctx context.Context, tc *tools.Context, a noopArgs) (tools.Result, error) {
-		return tools.Result{Output: noopOutput}, nil
+		// Each step returns something new (C4 stops steps that repeat an
+		// earlier result).
+		return tools.Result{Output: strconv.Itoa(a.N) + ": " + noopOutput}, nil
 	}, tools.WithReadOnly(), tools.AlwaysConcurrencySafe())
 }
 

@@ -66,6 +66,11 @@ func (t *turnRun) compactOptions() compact.Options {
 // compaction, then the step's budget nudge (returned, sent with this
 // request only).
 func (t *turnRun) manageContext(ctx context.Context, step int) ([]llm.Message, error) {
+	if t.r.Limits().Window > 0 {
+		// Limits derived from a window cover the whole request: count the
+		// tool definitions too until the server reports prompt_tokens.
+		t.tokens.SetFixed(compact.DefinitionTokens(t.registry.Definitions()))
+	}
 	tokens := t.tokens.Tokens(t.msgs)
 	manual := t.compactRequested.Swap(false)
 	if manual || compact.Trigger(tokens, t.budget()) {

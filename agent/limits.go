@@ -23,6 +23,12 @@ type WindowSource interface {
 	DiscoverWindow(ctx context.Context, model string) (llm.Window, error)
 }
 
+// modelResolver is implemented by a Model that can name its model before
+// the first call (the LLM client asks the endpoint's model list).
+type modelResolver interface {
+	ResolveModel(ctx context.Context) (string, error)
+}
+
 // Limits are the context limits in force for the active model. Safe to
 // copy.
 type Limits struct {
@@ -114,12 +120,15 @@ func (r *Runtime) RefreshLimits(ctx context.Context) Limits {
 	if r.cfg.ContextWindow > 0 || r.d.Window == nil {
 		return cur
 	}
+	ctx, cancel := context.WithTimeout(ctx, discoveryBudget)
+	defer cancel()
 	model := r.d.Model.ActiveModel()
+	if res, ok := r.d.Model.(modelResolver); ok && model == "" {
+		model, _ = res.ResolveModel(ctx) // LLM_MODEL unset: the first model the endpoint lists
+	}
 	if model == cur.Model && !cur.provisional {
 		return cur
 	}
-	ctx, cancel := context.WithTimeout(ctx, discoveryBudget)
-	defer cancel()
 	w, err := r.d.Window.DiscoverWindow(ctx, model)
 	if err != nil {
 		r.d.Log.Warn("discovering the model's context window failed; using the default limits", "model", model, "err", err)
@@ -127,6 +136,11 @@ func (r *Runtime) RefreshLimits(ctx context.Context) Limits {
 	}
 	if model == "" {
 		w.Provisional = true // the model is resolved on the first call: ask again then
+	}
+	if w.Tokens == 0 && cur.Window > 0 && cur.Model == model {
+		// The server reports nothing, but a window was learnt from it (a
+		// refusal naming it, a truncation): keep that.
+		w = llm.Window{Tokens: cur.Window, Source: cur.Source}
 	}
 	l := r.setWindow(model, w)
 	if w.Tokens > 0 && (w.Tokens != cur.Window || model != cur.Model) {

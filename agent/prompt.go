@@ -109,11 +109,6 @@ func workspaceFiles(dir string) []string {
 	return out
 }
 
-func firstLine(s string) string {
-	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
-	return s
-}
-
 // catalogSection lists the deferred tools not loaded yet (name and one-line
 // summary), or "" when there are none.
 func catalogSection(reg *tools.Registry) string {

@@ -17,10 +17,18 @@ const (
 	rungReactive   = "reactive_compact"   // LLM summary of the older part
 	rungEscalate   = "escalate_tokens"    // completion limit raised to 64,000 for this turn
 	rungMultiTurn  = "multi_turn"         // ask the model to continue in smaller steps
+	// rungLearnt is not a rung of the ladder: the compaction to a window
+	// just learnt from the refusal, tried once before the ladder.
+	rungLearnt = "window_learnt"
 )
 
-// escalatedMaxTokens is EscalateTokens' completion limit.
-const escalatedMaxTokens = 64_000
+// escalatedMaxTokens is EscalateTokens' completion limit; with a known
+// window, at most what the window leaves, and the rung is skipped when that
+// is under minEscalatedTokens.
+const (
+	escalatedMaxTokens = 64_000
+	minEscalatedTokens = 1024
+)
 
 // multiTurnPrompt asks the model to split its work.
 const multiTurnPrompt = "Your last reply could not be completed because it was too long for the model's limits. " +
@@ -45,6 +53,21 @@ func (t *turnRun) callWithRecovery(ctx context.Context, step int, defs []llm.Too
 		class := llm.ClassOf(err)
 		if ctx.Err() != nil || (class != llm.PromptTooLong && class != llm.TokenExhausted) {
 			return llm.Response{}, err
+		}
+		if t.learnWindowFromError(err) && !t.rungsUsed[rungLearnt] {
+			// The limits now fit the server: compact to them and retry
+			// before climbing the ladder.
+			if t.rungsUsed == nil {
+				t.rungsUsed = map[string]bool{}
+			}
+			t.rungsUsed[rungLearnt] = true
+			before := len(t.msgs)
+			if err := t.recoverTruncation(ctx, step); err != nil {
+				return llm.Response{}, err
+			}
+			if len(t.msgs) != before || t.tokens.Tokens(t.msgs) < t.budget().HardLimit {
+				continue
+			}
 		}
 		if !t.climb(ctx, step, err) {
 			return llm.Response{}, err // Surface
@@ -93,10 +116,16 @@ func (t *turnRun) applyRung(ctx context.Context, rung string) bool {
 		}
 		t.msgs = out
 	case rungEscalate:
-		if t.maxTokens >= escalatedMaxTokens {
+		limit := escalatedMaxTokens
+		if w := t.r.Limits().Window; w > 0 {
+			// A server with a known window refuses prompt + max_tokens over
+			// it: ask only for the room that is left.
+			limit = min(limit, w-t.tokens.Tokens(t.msgs))
+		}
+		if limit < minEscalatedTokens || t.maxTokens >= limit {
 			return false
 		}
-		t.maxTokens = escalatedMaxTokens
+		t.maxTokens = limit
 		return true
 	case rungMultiTurn:
 		t.msgs = append(t.msgs, llm.Message{Role: llm.RoleUser, Content: multiTurnPrompt})

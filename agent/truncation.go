@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
 
 	"github.com/astroresearch/astroresearch/agent/compact"
 	"github.com/astroresearch/astroresearch/agent/llm"
@@ -53,7 +56,7 @@ func (t *turnRun) checkTruncation(ctx context.Context, step int, sent int, resp 
 	if !promptTruncated(sent, reported, t.r.Limits().Window) {
 		return nil
 	}
-	lim := t.r.learnWindow(resp.Model, reported+resp.Usage.CompletionTokens)
+	lim := t.r.learnWindow(resp.Model, reported+resp.Usage.CompletionTokens, "inferred from a truncated prompt")
 	if t.truncationRetried {
 		t.log().Warn("prompt truncated again after compaction", "sent", sent, "reported", reported)
 		return nil
@@ -89,7 +92,7 @@ func (t *turnRun) recoverTruncation(ctx context.Context, step int) error {
 // learnWindow records a window inferred from a truncated prompt (rounded
 // up to a multiple of 1,024 tokens) when none is configured and the known
 // one is larger or unknown; it returns the limits in force.
-func (r *Runtime) learnWindow(model string, seen int) Limits {
+func (r *Runtime) learnWindow(model string, seen int, source string) Limits {
 	cur := r.Limits()
 	if r.cfg.ContextWindow > 0 || seen <= 0 {
 		return cur
@@ -101,7 +104,7 @@ func (r *Runtime) learnWindow(model string, seen int) Limits {
 	if model == "" {
 		model = cur.Model
 	}
-	return r.setWindow(model, llm.Window{Tokens: w, Source: "inferred from a truncated prompt", Provisional: true})
+	return r.setWindow(model, llm.Window{Tokens: w, Source: source, Provisional: true})
 }
 
 // outputCutNote tells the model its output hit the length limit.
@@ -120,5 +123,40 @@ func (t *turnRun) dropCutCalls(ctx context.Context, step int, resp *llm.Response
 	t.emit(ctx, KindWarning, WarningData{Code: "output_truncated", Step: step, Model: resp.Model,
 		Message: "The model's output was cut off at its length limit, so the tool call it was writing was not run; the model was asked to retry with shorter arguments."})
 	resp.Message.ToolCalls = nil
+	if strings.TrimSpace(resp.Message.Content) == "" {
+		// An assistant message needs content or calls (OpenAI refuses
+		// one with neither when the conversation is sent again).
+		resp.Message.Content = "[output cut off at the length limit]"
+	}
+	return true
+}
+
+// windowInError finds the window a server names when it refuses a prompt
+// ("This model's maximum context length is 8192 tokens", vLLM and OpenAI;
+// "context length of only 4096 tokens", others).
+var windowInError = regexp.MustCompile(`(?i)(?:maximum context length is|context length of(?: only)?|context window of)\s*(\d{3,8})\s*tokens`)
+
+// learnWindowFromError records the window a refusal names, when none is
+// configured, so later requests are sized to fit it; it reports whether
+// the limits changed.
+func (t *turnRun) learnWindowFromError(err error) bool {
+	var le *llm.Error
+	if !errors.As(err, &le) {
+		return false
+	}
+	m := windowInError.FindStringSubmatch(le.Message)
+	if m == nil {
+		return false
+	}
+	n, convErr := strconv.Atoi(m[1])
+	if convErr != nil {
+		return false
+	}
+	before := t.r.Limits().Window
+	lim := t.r.learnWindow(t.r.d.Model.ActiveModel(), n, "named by the server when it refused a prompt")
+	if lim.Window == before {
+		return false
+	}
+	t.log().Info("context window learnt from a refusal", "window", lim.Window)
 	return true
 }

@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -87,5 +88,47 @@ func TestCutToolCallIsNotExecuted(t *testing.T) {
 	h.assertValidHistory(s)
 	if d := decode[DoneData](t, evs[len(evs)-1]); d.Reason != "answer" {
 		t.Fatalf("done %+v", d)
+	}
+}
+
+// TestWindowLearntFromARefusal: a server that does not report its window
+// refuses an over-long prompt naming it; the turn learns the window,
+// compacts and goes on, and later steps fit without another refusal.
+func TestWindowLearntFromARefusal(t *testing.T) {
+	h := newHarness(t, withTools(bigTool()), withConfig(func(c *Config) { c.MaxToolOutput = 100000 }))
+	h.fake.Realistic(llmtest.Window{Tokens: 6144, Overflow: llmtest.Refuse})
+	s := h.session()
+	for i := range 5 { // ~1,500 tokens a result
+		h.fake.Enqueue(llmtest.ToolCalls(llmtest.Call{ID: fmt.Sprint("b", i), Name: "big", Args: fmt.Sprintf(`{"n":%d}`, 6000+i)}))
+	}
+	h.fake.Enqueue(llmtest.Text("answer"))
+	h.runTurn(s, "collect")
+	evs := h.allEvents(s)
+	if d := decode[DoneData](t, evs[len(evs)-1]); d.Reason != "answer" && d.Reason != "max_steps" {
+		t.Fatalf("done %+v; events %s", d, kinds(evs))
+	}
+	if lim := h.rt.Limits(); lim.Window != 6144 {
+		t.Fatalf("window not learnt: %+v", lim)
+	}
+	refused, _ := h.fake.Overflows()
+	if refused == 0 || refused > 1 {
+		t.Fatalf("%d refusals, want exactly the first one", refused)
+	}
+	h.assertValidHistory(s)
+}
+
+// TestLearntWindowSurvivesTheNextTurn: a window learnt from a refusal is
+// kept when the next turn asks a server that reports nothing.
+func TestLearntWindowSurvivesTheNextTurn(t *testing.T) {
+	h := newHarness(t)
+	h.rt.d.Window = h.client
+	h.fake.Enqueue(llmtest.Text("one"))
+	s := h.session()
+	h.runTurn(s, "first")
+	h.rt.learnWindow("test-model", 6144, "named by the server when it refused a prompt")
+	h.fake.Enqueue(llmtest.Text("two"))
+	h.runTurn(s, "second")
+	if lim := h.rt.Limits(); lim.Window != 6144 {
+		t.Fatalf("learnt window lost: %+v", lim)
 	}
 }

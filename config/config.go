@@ -72,6 +72,19 @@ type Config struct {
 	AgentBashSandbox      string        // AGENT_BASH_SANDBOX: auto, require or off
 	AgentMemoryExtraction bool          // AGENT_MEMORY_EXTRACTION: save memories after each turn
 	AgentTitleProposal    bool          // AGENT_TITLE_PROPOSAL: the model proposes a session's title after its first answer
+	// LLMContextWindow is the model's context window in tokens
+	// (LLM_CONTEXT_WINDOW); 0 asks the server at start and on a model
+	// switch.
+	LLMContextWindow int
+	// AgentLimitsSet says which context limits were set explicitly; the
+	// others are derived from the model's context window.
+	AgentLimitsSet AgentLimitsSet
+}
+
+// AgentLimitsSet records which of the agent's context limits the
+// environment set (the rest follow the model's context window).
+type AgentLimitsSet struct {
+	ToolOutput, CharLimit, SoftLimit, HardLimit, MaxMessages bool
 }
 
 // Load reads the configuration through getenv (os.Getenv in production, a map
@@ -127,6 +140,12 @@ func Load(getenv func(string) string) (Config, error) {
 		AgentBashSandbox:      p.oneOf("AGENT_BASH_SANDBOX", "auto", "auto", "require", "off"),
 		AgentMemoryExtraction: p.bool("AGENT_MEMORY_EXTRACTION", true),
 		AgentTitleProposal:    p.bool("AGENT_TITLE_PROPOSAL", true),
+		LLMContextWindow:      p.intRange("LLM_CONTEXT_WINDOW", 0, 1024, 10_000_000),
+		AgentLimitsSet: AgentLimitsSet{
+			ToolOutput: p.raw("AGENT_MAX_TOOL_OUTPUT_CHARS") != "", CharLimit: p.raw("AGENT_CONTEXT_CHAR_LIMIT") != "",
+			SoftLimit: p.raw("AGENT_TOKEN_SOFT_LIMIT") != "", HardLimit: p.raw("AGENT_TOKEN_HARD_LIMIT") != "",
+			MaxMessages: p.raw("AGENT_MAX_MESSAGES") != "",
+		},
 	}
 	c.crossCheck(&p)
 	if len(p.errs) > 0 {
@@ -300,4 +319,12 @@ func (p *parser) oneOf(name, def string, allowed ...string) string {
 	}
 	p.fail(name, fmt.Sprintf("%q must be one of %s", v, strings.Join(allowed, ", ")))
 	return def
+}
+
+// ExplicitLimit is v when set is true and 0 (derive it) otherwise.
+func ExplicitLimit(set bool, v int) int {
+	if set {
+		return v
+	}
+	return 0
 }

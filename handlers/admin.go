@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -10,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -35,7 +37,8 @@ func (s *Server) adminModel(c echo.Context) (views.AdminPage, error) {
 	me := currentUser(c)
 	primary, active, switched := s.model.FallbackState()
 	page := views.AdminPage{
-		Model:  views.ModelInfo{Endpoint: s.cfg.LLMBaseURL, Primary: primary, Active: active, Switched: switched},
+		Model: views.ModelInfo{Endpoint: s.cfg.LLMBaseURL, Primary: primary, Active: active, Switched: switched,
+			Window: s.contextWindow()},
 		Chrome: s.chrome(c, "Admin", "admin"),
 		System: views.SystemInfo{
 			Version: s.version, Uptime: s.now().Sub(s.started), DatabaseBytes: size, Sandbox: s.sandbox.Message,
@@ -167,6 +170,11 @@ func (s *Server) adminSetModel(c echo.Context) error {
 	}
 	s.model.SetModel(name)
 	s.log.Info("model switched", "model", name, "by", currentUser(c).Username)
+	// The new model's context window, so the limits and the pages fit it
+	// before the next turn (bounded: a slow server cannot hold the page).
+	ctx, cancel := context.WithTimeout(c.Request().Context(), 5*time.Second)
+	s.agent.RefreshLimits(ctx)
+	cancel()
 	s.flash(c, fmt.Sprintf("New turns now use the model %s.", name))
 	return s.redirect(c, "/admin")
 }

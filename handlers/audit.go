@@ -75,7 +75,7 @@ func (s *Server) auditPage(c echo.Context) error {
 		f := page.Filter
 		f.Session = r.SessionID
 		page.Rows = append(page.Rows, views.AuditRow{SessionID: r.SessionID, SessionTitle: r.SessionTitle,
-			SessionURL: s.auditURL(f, 1), Username: r.Username, Turn: r.Turn, Step: r.Step, Tool: r.Tool,
+			SessionURL: s.auditURL(f, 1), Username: r.Username, Turn: r.Turn, Step: r.Step, Agent: r.AgentName, Tool: r.Tool,
 			Status: r.Status, ElapsedMS: r.ElapsedMS, Preview: r.OutputPreview, When: r.CreatedAt})
 	}
 	if page.Page > 1 {

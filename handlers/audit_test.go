@@ -54,7 +54,8 @@ func TestAuditPage(t *testing.T) {
 	if len(rows) != 50 {
 		t.Fatalf("page 1: %d rows", len(rows))
 	}
-	expectContains(t, "first row", rows[0], "<code>run_bash</code>", ">error</td>", "<td>12 ms</td>", "exit status 1",
+	expectContains(t, "first row", rows[0], "<code>run_bash</code>", ">error</td>", `<td data-label="Elapsed">12 ms</td>`, "exit status 1",
+		`<td data-label="Agent" data-testid="audit-agent">lead</td>`,
 		`href="/audit?session=`+s2+`"`, "2026-11-30 09:00 UTC")
 	expectContains(t, "pager", res.body, `href="/audit?page=2" rel="next">Next page`, "Page 1")
 	expectLacks(t, "page 1", res.body, `rel="prev"`, "admin&#39;s secret", "search_ads")
@@ -67,7 +68,8 @@ func TestAuditPage(t *testing.T) {
 	expectContains(t, "page 3", res.body, `href="/audit?page=2" rel="prev">Previous page`, "Page 3")
 	expectLacks(t, "page 3", res.body, `rel="next"`)
 	// Long previews are escaped and folded.
-	expectContains(t, "preview", rows[0], "<details><summary>&lt;b&gt;contents&lt;/b&gt; xxx", "…</summary>")
+	expectContains(t, "preview", rows[0], `<details data-testid="audit-output-more"><summary><span class="audit-clip">&lt;b&gt;contents&lt;/b&gt; xxx`,
+		`…</span> <span class="audit-show-all">show all</span></summary>`)
 	expectLacks(t, "preview", rows[0], "<b>contents")
 
 	// Filters, kept in the page links.
@@ -116,7 +118,7 @@ func TestAuditPage(t *testing.T) {
 	if len(rows) != 50 {
 		t.Fatalf("admin all, session: %d rows", len(rows))
 	}
-	expectContains(t, "admin all", rows[0], "<td>edwin</td>", `href="/audit?all=1&amp;session=`+s1+`"`)
+	expectContains(t, "admin all", rows[0], `<td data-label="User">edwin</td>`, `href="/audit?all=1&amp;session=`+s1+`"`)
 	expectContains(t, "admin all", res.body, `<th scope="col">User</th>`, `<label for="audit-session">Session id</label>`,
 		`href="/audit?all=1&amp;page=2&amp;session=`+s1+`" rel="next"`)
 	res = admin.get("/audit?all=1")

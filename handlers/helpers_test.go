@@ -77,8 +77,9 @@ type testApp struct {
 	memory     *memory.Service
 	rt         *agent.Runtime
 	events     *agent.EventLog
-	extraTools *[]tools.Tool // added to every turn's registry
-	rag        *rag.Service  // keyword-only retrieval, answers from fake
+	extraTools *[]tools.Tool   // added to every turn's registry
+	toolDeps   *agent.ToolDeps // what every turn's registry is built from
+	rag        *rag.Service    // keyword-only retrieval, answers from fake
 }
 
 // newApp starts a migrated app. env overrides configuration variables.
@@ -126,11 +127,15 @@ func newAppLogged(t testing.TB, env map[string]string, log *slog.Logger) *testAp
 	metrics := agent.NewMetrics()
 	hooks.RegisterBuiltins(st, metrics, log)
 	extra := &[]tools.Tool{}
-	rt := agent.New(agent.Config{DataDir: dir, ToolTimeout: 5 * time.Second}, agent.Deps{
+	deps := &agent.ToolDeps{Store: st} // useResearchTools widens it
+	// Memory extraction costs model calls the scripts would have to answer:
+	// only tests that ask for it (AGENT_MEMORY_EXTRACTION=true) get it.
+	rt := agent.New(agent.Config{DataDir: dir, ToolTimeout: 5 * time.Second, ExtractMemories: env["AGENT_MEMORY_EXTRACTION"] == "true",
+		ContextWindow: cfg.LLMContextWindow}, agent.Deps{
 		Store: st, Model: model, Events: events, Hooks: hooks, Perms: agent.NewPermissions(st, true), Log: log,
-		Now: clock.Now,
+		Now: clock.Now, Window: model,
 		Registry: func() *tools.Registry {
-			r := agent.StandardRegistry(agent.ToolDeps{Store: st})
+			r := agent.StandardRegistry(*deps)
 			for _, x := range *extra {
 				if err := r.Add(x); err != nil {
 					panic(err)
@@ -164,7 +169,7 @@ func newAppLogged(t testing.TB, env map[string]string, log *slog.Logger) *testAp
 	}
 	t.Cleanup(srv.WaitDownloads) // before the store closes (cleanups run last-in first-out)
 	a := &testApp{t: t, dir: dir, srv: srv, model: model, memory: mem, clock: clock, store: st, accounts: accounts, ready: ready, base: cfg.BasePath,
-		fake: fake, rt: rt, events: events, extraTools: extra, rag: passages}
+		fake: fake, rt: rt, events: events, extraTools: extra, toolDeps: deps, rag: passages}
 	a.http = httptest.NewServer(srv.Echo())
 	t.Cleanup(a.http.Close)
 	return a

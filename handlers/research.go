@@ -145,6 +145,7 @@ func (s *Server) sessionPage(c echo.Context, a store.AgentSession, form views.Qu
 		Form:     form,
 		Note:     s.modelNote(hist.note),
 		Metrics:  tl.sessionMetrics(),
+		Window:   s.contextWindow(),
 		Recent:   recent,
 	}, nil
 }
@@ -154,6 +155,14 @@ func sessionTitle(t string) string {
 		return "Untitled session"
 	}
 	return t
+}
+
+// contextWindow is the active model's context window and the limits in
+// force, as the runtime knows them.
+func (s *Server) contextWindow() views.ContextWindow {
+	l := s.agent.Limits()
+	return views.ContextWindow{Model: l.Model, Tokens: l.Window, Source: l.Source, SoftLimit: l.Budget.SoftLimit,
+		HardLimit: l.Budget.HardLimit, ToolOutput: l.MaxToolOutput, TooSmall: l.TooSmall(), Minimum: agent.MinContextWindow}
 }
 
 func (s *Server) modelNote(show bool) views.ModelNote {

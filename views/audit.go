@@ -39,11 +39,25 @@ type AuditRow struct {
 	SessionURL   string // the table filtered to this session
 	Username     string // shown when every user's rows are listed
 	Turn, Step   int
-	Tool         string
-	Status       string
-	ElapsedMS    int64
-	Preview      string
-	When         time.Time
+	// Agent is the agent_name of the row: "lead", a sub-agent's name
+	// (sub_…), or "memory" (the memory extractor).
+	Agent     string
+	Tool      string
+	Status    string
+	ElapsedMS int64
+	Preview   string
+	When      time.Time
+}
+
+// AgentLabel says which agent made the call, in words.
+func (r AuditRow) AgentLabel() string {
+	switch {
+	case r.Agent == "" || r.Agent == "lead":
+		return "lead"
+	case r.Agent == "memory" || r.Agent == "sub_memory":
+		return "memory"
+	}
+	return r.Agent
 }
 
 // previewChars bounds the output shown in a table cell before "more".

@@ -218,6 +218,7 @@ type ModelInfo struct {
 	Primary  string // the configured (or admin-set) model; "" = first listed
 	Active   string // the model new calls use
 	Switched bool   // a fallback model is active after overloads
+	Window   ContextWindow
 }
 
 // AdminPage lists users and the system state.

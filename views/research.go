@@ -48,6 +48,8 @@ type ResearchSessionPage struct {
 	Form     QuestionForm
 	Note     ModelNote
 	Metrics  MetricsPanel
+	// Window is the model's context window (issue 14).
+	Window ContextWindow
 	// Recent is the sidebar's list of the user's sessions, newest first.
 	Recent []SessionRow
 }

@@ -88,7 +88,13 @@ type Tracker struct {
 	known  bool
 	prompt int // prompt_tokens of the last call that reported it
 	sent   int // number of messages in that call's request
+	fixed  int // tokens sent besides the messages (see SetFixed)
 }
+
+// SetFixed sets the tokens every request carries besides its messages
+// (the tool definitions), counted only while there is no API baseline
+// (prompt_tokens already includes them).
+func (t *Tracker) SetFixed(tokens int) { t.fixed = max(0, tokens) }
 
 // Observe records a completed call: promptTokens from its usage and sent,
 // the number of messages in its request. A zero promptTokens (a provider
@@ -102,14 +108,14 @@ func (t *Tracker) Observe(promptTokens, sent int) {
 
 // Reset forgets the API baseline. Call it after msgs were rewritten (a
 // compaction): the old prompt_tokens no longer describe them.
-func (t *Tracker) Reset() { *t = Tracker{} }
+func (t *Tracker) Reset() { *t = Tracker{fixed: t.fixed} }
 
 // Tokens is the current size of msgs in tokens: the baseline plus the
 // estimate of msgs[sent:], or Estimate(msgs) when there is no baseline or
 // msgs is shorter than the request it describes.
 func (t *Tracker) Tokens(msgs []llm.Message) int {
 	if !t.known || t.sent > len(msgs) {
-		return Estimate(msgs)
+		return Estimate(msgs) + t.fixed
 	}
 	return t.prompt + Estimate(msgs[t.sent:])
 }

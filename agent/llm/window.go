@@ -73,8 +73,16 @@ func (c *Client) windowFromModels(ctx context.Context, model string) (Window, er
 	if err := c.getJSON(ctx, http.MethodGet, strings.TrimRight(c.cfg.BaseURL, "/")+"/models", nil, &list); err != nil {
 		return Window{}, err
 	}
-	for _, m := range list.Data {
-		if m.ID != model {
+	var withWindow []int // entries that report a window
+	for i, m := range list.Data {
+		if m.MaxModelLen > 0 || m.ContextLength > 0 || m.MaxContextLength > 0 || m.TopProvider.ContextLength > 0 {
+			withWindow = append(withWindow, i)
+		}
+	}
+	for i, m := range list.Data {
+		// The model itself; or, when the server serves one model under
+		// another name (vLLM --served-model-name), the only one listed.
+		if m.ID != model && !(len(list.Data) == 1 && len(withWindow) == 1 && i == withWindow[0]) {
 			continue
 		}
 		switch {

@@ -34,7 +34,9 @@ type Window struct {
 // each request (see PromptTokens), completion_tokens from the scripted
 // output (four characters a token), and usage is sent whenever the client
 // asks for it (a turn's own WithUsage still wins). Requests whose prompt
-// does not fit are refused or truncated as w.Overflow says.
+// does not fit are refused or truncated as w.Overflow says, and an output
+// longer than the request's max_tokens is cut there with finish_reason
+// "length".
 func (s *Server) Realistic(w Window) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -144,4 +146,37 @@ func requestedCompletion(rec RecordedRequest) int {
 		}
 	}
 	return 0
+}
+
+// CutCall is a tool call whose output hit the length limit half-way
+// through its arguments: the arguments are cut in the middle (no longer
+// valid JSON) and finish_reason is "length", as a real server reports it.
+func CutCall(c Call) Turn {
+	r := []rune(c.Args)
+	c.Args = string(r[:len(r)/2])
+	return ToolCalls(c).WithFinish("length")
+}
+
+// cutTo keeps the first tokens of the turn's output (four characters a
+// token) and marks it finish_reason "length", as a server does when the
+// output reaches max_tokens. Frames that are not output are kept.
+func (t Turn) cutTo(tokens int) Turn {
+	budget := tokens * 4
+	out := t
+	out.events = nil
+	for _, ev := range t.events {
+		switch ev.kind {
+		case evText, evThinking, evToolCall:
+			if budget <= 0 {
+				continue
+			}
+			if r := []rune(ev.text); len(ev.text) > budget {
+				ev.text = string(r[:min(len(r), budget)])
+			}
+			budget -= len(ev.text)
+		}
+		out.events = append(out.events, ev)
+	}
+	out.finish = "length"
+	return out
 }

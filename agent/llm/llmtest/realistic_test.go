@@ -63,3 +63,21 @@ func TestRealisticUsageAndWindow(t *testing.T) {
 		})
 	}
 }
+
+func TestRealisticOutputCutAtMaxTokens(t *testing.T) {
+	s := New(t)
+	s.Realistic(Window{})
+	s.Enqueue(ToolCalls(Call{ID: "c", Name: "file_write", Args: `{"path":"notes.md","content":"` + strings.Repeat("long text ", 100) + `"}`}))
+	client := llm.New(llm.Config{BaseURL: s.URL(), Model: DefaultModel})
+	resp, err := client.Stream(context.Background(), llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Content: "write"}}, MaxTokens: 20},
+		func(llm.Delta) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.FinishReason != "length" || len(resp.Message.ToolCalls) != 1 || len(resp.Message.ToolCalls[0].Arguments) > 80 {
+		t.Fatalf("finish %q, calls %+v", resp.FinishReason, resp.Message.ToolCalls)
+	}
+	if cut := CutCall(Call{Name: "x", Args: `{"a":"bcdef"}`}); cut.finish != "length" || cut.events[0].text == `{"a":"bcdef"}` {
+		t.Fatalf("CutCall %+v", cut)
+	}
+}

@@ -199,6 +199,9 @@ func (s *Server) serveChat(w http.ResponseWriter, r *http.Request, rec RecordedR
 	s.mu.Lock()
 	realistic := s.realistic
 	s.mu.Unlock()
+	if limit := requestedCompletion(rec); realistic && limit > 0 && turn.completionTokens() > limit {
+		turn = turn.cutTo(limit) // the output hits max_tokens
+	}
 	if realistic && turn.usage == nil {
 		turn = turn.WithUsage(prompt, turn.completionTokens())
 	}
