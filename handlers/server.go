@@ -18,6 +18,7 @@ import (
 	"github.com/astroresearch/astroresearch/agent/memory"
 	"github.com/astroresearch/astroresearch/auth"
 	"github.com/astroresearch/astroresearch/config"
+	"github.com/astroresearch/astroresearch/internal/jobs"
 	"github.com/astroresearch/astroresearch/research/library"
 	"github.com/astroresearch/astroresearch/research/parse"
 	"github.com/astroresearch/astroresearch/research/rag"
@@ -128,11 +129,9 @@ type Server struct {
 	// listCache holds rendered library list blocks for the current
 	// library version.
 	listCache *versionedCache[string]
-	// pdfJobs tracks the background PDF downloads of this process, at most
-	// one per paper.
-	pdfJobs downloadJobs
-	// parseJobs tracks the background parses started from paper pages.
-	parseJobs downloadJobs
+	// paperJobs runs the downloads and parses started from paper pages
+	// as stored jobs.
+	paperJobs *jobs.Runner
 	e         *echo.Echo
 
 	bookmarklet, api *echo.Group
@@ -157,8 +156,7 @@ func New(d Deps) (*Server, error) {
 		proxies: trustedProxies(d.Config.TrustedProxies), agent: d.Agent, events: d.Events, model: d.Model, targets: d.Targets, sandbox: d.Sandbox, agentMetrics: d.AgentMetrics, memory: d.Memory, library: d.Library, bibtex: d.BibTeX, papers: d.Papers, downloads: d.Downloads, parser: d.Parser, links: d.Links, rag: d.Rag,
 	}
 	s.listCache = newVersionedCache[string](256)
-	s.pdfJobs.ctx, s.pdfJobs.cancel = context.WithCancel(context.Background())
-	s.parseJobs.ctx, s.parseJobs.cancel = context.WithCancel(context.Background())
+	s.paperJobs = jobs.NewRunner(d.Store, d.Log)
 	s.sessions = newSessionManagers(d.Config, d.Store.Sessions(), s.proxies, s.sessionError)
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true

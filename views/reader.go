@@ -196,6 +196,7 @@ type ParseStatus struct {
 	Running  bool // a parse runs in this process
 	Stale    bool // "parsing" recorded but nothing runs (a restart)
 	CanStart bool
+	JobID    string // while a job from a page runs: the job (for its Stop button)
 }
 
 // Base is the paper page's URL.
