@@ -29,8 +29,13 @@ func (s *Server) parseView(ctx context.Context, p store.Paper) (*views.ParseStat
 		return nil, err
 	}
 	running := open || s.parser.Running(p.ID)
+	hasSource, err := s.parser.HasSource(ctx, p)
+	if err != nil {
+		return nil, err
+	}
 	return &views.ParseStatus{BasePath: s.cfg.BasePath, PaperID: p.ID, Status: p.ParseStatus, Error: p.ParseError,
-		Running: running, Stale: p.ParseStatus == "parsing" && !running, CanStart: !running, JobID: job.ID}, nil
+		Running: running, Stale: p.ParseStatus == "parsing" && !running, CanStart: !running, JobID: job.ID,
+		HasSource: hasSource}, nil
 }
 
 // libraryParse is POST /library/{id}/parse: the parse runs in the

@@ -46,6 +46,7 @@ func (c Chrome) Nav() []NavItem {
 		{Key: "research", Label: "Research", Path: "/research"},
 		{Key: "library", Label: "Library", Path: "/library"},
 		{Key: "search", Label: "Search", Path: "/search"},
+		{Key: "jobs", Label: "Jobs", Path: "/jobs"},
 		{Key: "audit", Label: "Audit log", Path: "/audit"},
 		{Key: "settings", Label: "Settings", Path: "/settings"},
 	}
