@@ -36,6 +36,10 @@ func failureDetail(raw string) string {
 	return strings.Join(kept, ": ")
 }
 
+// answered matches a source's HTTP status in an error chain: a source was
+// reached and had no PDF, whatever the others did.
+var answered = regexp.MustCompile(`\bhttp [1-5]\d\d\b`)
+
 // unreachable reports whether a stored error says a server could not be
 // reached at all.
 func unreachable(lower string) bool {
@@ -54,7 +58,7 @@ func DownloadFailure(raw string) Failure {
 	switch {
 	case strings.Contains(lower, "cancel"):
 		f.Summary = "The download was stopped before it finished; start it again when you need the PDF."
-	case unreachable(lower):
+	case unreachable(lower) && !answered.MatchString(lower):
 		f.Summary = "The PDF could not be downloaded because its sources could not be reached; check the server's internet connection and try again."
 	case strings.Contains(lower, "deadline") || strings.Contains(lower, "timed out") || strings.Contains(lower, "timeout"):
 		f.Summary = "The download took too long and was stopped; try again later."

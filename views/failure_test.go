@@ -18,6 +18,8 @@ func TestFailures(t *testing.T) {
 		{"IPv6 address removed", DownloadFailure(`dial tcp [fd00::1]:443: connect: connection refused`),
 			"could not be reached", "dial tcp [address]", "fd00"},
 		{"no source", DownloadFailure("arxiv: HTTP 404; ads: HTTP 404"), "No source", "arxiv: HTTP 404; ads: HTTP 404", ""},
+		{"one source answered, another unreachable", DownloadFailure("no source gave a PDF: arXiv: HTTP 404; publisher (DOI): fetch: GET https://doi.org/10.3847/x: resolve doi.org: lookup doi.org on 10.255.255.53:53: no such host"),
+			"No source", "lookup doi.org on [address]", "10.255.255.53"},
 		{"cancelled download", DownloadFailure("cancelled"), "stopped before it finished", "cancelled", ""},
 		{"repeated parse failure said once", ParseFailure("parse failed: pdf: parse failed: pdftotext: exit status 1"),
 			"could not be converted", "pdf: parse failed: pdftotext: exit status 1", ""},
