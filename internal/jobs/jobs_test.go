@@ -94,15 +94,21 @@ func TestOneOpenJobPerPaperAndKind(t *testing.T) {
 	r := newRunner(t, st)
 	ctx := context.Background()
 	release := make(chan struct{})
+	reported := make(chan struct{}, 2)
 	block := func(ctx context.Context, report func(any)) error {
 		report(map[string]int{"read": 10})
-		<-release
+		reported <- struct{}{}
+		select { // a failed test's cleanup (Stop) must not wait forever
+		case <-release:
+		case <-ctx.Done():
+		}
 		return nil
 	}
 	job, err := r.StartPaper(ctx, user, paper, store.JobDownload, "A paper", time.Minute, block)
 	if err != nil {
 		t.Fatal(err)
 	}
+	<-reported // the progress is stored before report returns
 	if _, err := r.StartPaper(ctx, user, paper, store.JobDownload, "A paper", time.Minute, block); !errors.Is(err, ErrRunning) {
 		t.Fatalf("second download of the same paper: %v, want ErrRunning", err)
 	}
