@@ -201,6 +201,9 @@ func (r *Runtime) recoverBackground(ctx context.Context) (int, error) {
 		return 0, err
 	}
 	for _, task := range tasks {
+		if task.SessionID == "" {
+			continue // a paper job started from a page: no timeline to tell
+		}
 		if task.Kind == store.BackgroundWorker {
 			r.emitLatest(task.SessionID, task.UserID, LeadAgent, KindWorker, WorkerData{WorkerID: task.ID,
 				Agent: task.AgentName, Title: task.Name, Status: store.TaskInterrupted, Summary: interruptedBackgroundOutput})

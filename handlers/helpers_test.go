@@ -419,4 +419,4 @@ func fakePapers(t testing.TB) *literature.Searcher {
 
 // WaitDownloads blocks until the background PDF downloads and parses have
 // finished (each is bounded by its deadline).
-func (s *Server) WaitDownloads() { s.pdfJobs.wg.Wait(); s.parseJobs.wg.Wait() }
+func (s *Server) WaitDownloads() { s.paperJobs.Wait() }

@@ -2,16 +2,18 @@ package handlers
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/astroresearch/astroresearch/internal/jobs"
 	"github.com/astroresearch/astroresearch/store"
 	"github.com/astroresearch/astroresearch/views"
 )
@@ -19,98 +21,48 @@ import (
 // downloadDeadline bounds one background PDF download (all its sources).
 const downloadDeadline = 10 * time.Minute
 
-// downloadJobs is the set of papers whose PDF this process is downloading,
-// with each download's progress. Safe for concurrent use; the zero value
-// is ready.
-type downloadJobs struct {
-	mu      sync.Mutex
-	running map[int64]*jobProgress
-	wg      sync.WaitGroup
-	// ctx is the parent of every download: detached from the requests that
-	// start them, cancelled by StopDownloads at shutdown.
-	ctx    context.Context
-	cancel context.CancelFunc
+// downloadProgress is a running download's progress as its job stores
+// it: the source being read, bytes read and the announced total (-1
+// unknown).
+type downloadProgress struct {
+	Source string `json:"source"`
+	Read   int64  `json:"read"`
+	Total  int64  `json:"total"`
 }
 
-// jobProgress is how far a running job is: the source being read, bytes
-// read and the announced total (-1 unknown). Guarded by downloadJobs.mu.
-type jobProgress struct {
-	source      string
-	read, total int64
-}
+// StopDownloads cancels the background PDF downloads and parses (their
+// jobs end cancelled, their papers marked failed) and waits for them to
+// end or for ctx.
+func (s *Server) StopDownloads(ctx context.Context) error { return s.paperJobs.Stop(ctx) }
 
-// start marks id as running and reports whether it was not already.
-func (j *downloadJobs) start(id int64) bool {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	if j.running[id] != nil {
-		return false
+// openJob returns the paper's open job of kind (ok false when none).
+func (s *Server) openJob(ctx context.Context, paperID int64, kind string) (store.BackgroundTask, bool, error) {
+	job, err := s.st.OpenPaperJob(ctx, paperID, kind)
+	if errors.Is(err, store.ErrNotFound) {
+		return store.BackgroundTask{}, false, nil
 	}
-	if j.running == nil {
-		j.running = map[int64]*jobProgress{}
+	if err != nil {
+		return store.BackgroundTask{}, false, err
 	}
-	j.running[id] = &jobProgress{total: -1}
-	j.wg.Add(1)
-	return true
-}
-
-func (j *downloadJobs) done(id int64) {
-	j.mu.Lock()
-	delete(j.running, id)
-	j.mu.Unlock()
-	j.wg.Done()
-}
-
-// active reports whether id's download runs in this process.
-func (j *downloadJobs) active(id int64) bool {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	return j.running[id] != nil
-}
-
-// report records a running job's progress.
-func (j *downloadJobs) report(id int64, source string, read, total int64) {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	if p := j.running[id]; p != nil {
-		p.source, p.read, p.total = source, read, total
-	}
-}
-
-// progress returns a running job's progress (ok false when it is not
-// running).
-func (j *downloadJobs) progress(id int64) (jobProgress, bool) {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	if p := j.running[id]; p != nil {
-		return *p, true
-	}
-	return jobProgress{}, false
-}
-
-// StopDownloads cancels the background PDF downloads (their papers are
-// marked failed, "cancelled") and waits for them to end or for ctx.
-func (s *Server) StopDownloads(ctx context.Context) error {
-	s.pdfJobs.cancel()
-	s.parseJobs.cancel()
-	done := make(chan struct{})
-	go func() { s.pdfJobs.wg.Wait(); s.parseJobs.wg.Wait(); close(done) }()
-	select {
-	case <-done:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+	return job, true, nil
 }
 
 // downloadView is the status block of a paper page, with its stored PDFs.
 func (s *Server) downloadView(c echo.Context, p store.Paper) (views.DownloadStatus, error) {
-	prog, running := s.pdfJobs.progress(p.ID)
+	ctx := c.Request().Context()
+	job, running, err := s.openJob(ctx, p.ID, store.JobDownload)
+	if err != nil {
+		return views.DownloadStatus{}, err
+	}
+	prog := downloadProgress{Total: -1}
+	if job.Progress != "" {
+		_ = json.Unmarshal([]byte(job.Progress), &prog) // a malformed progress shows as none
+	}
 	d := views.DownloadStatus{BasePath: s.cfg.BasePath, PaperID: p.ID, Status: p.DownloadStatus, Error: p.DownloadError,
 		Running: running, Stale: p.DownloadStatus == "downloading" && !running,
-		CanStart: s.downloads != nil && !running,
-		Source:   prog.source, Read: prog.read, Total: prog.total}
-	files, err := s.st.PaperFiles(c.Request().Context(), p.ID)
+		CanStart: s.downloads != nil && !running, JobID: job.ID,
+		Source: prog.Source, Read: prog.Read, Total: prog.Total}
+	files, err := s.st.PaperFiles(ctx, p.ID)
 	if err != nil {
 		return d, err
 	}
@@ -133,20 +85,23 @@ func (s *Server) libraryDownload(c echo.Context) error {
 		return apiError(http.StatusServiceUnavailable, "downloads_unavailable", "PDF downloads are not available on this server.")
 	}
 	back := "/library/" + strconv.FormatInt(p.ID, 10)
-	if !s.pdfJobs.start(p.ID) {
+	_, err = s.paperJobs.StartPaper(c.Request().Context(), currentUser(c).ID, p.ID, store.JobDownload, p.Title, downloadDeadline,
+		func(ctx context.Context, report func(any)) error {
+			progress := func(source string, read, total int64) {
+				report(downloadProgress{Source: source, Read: read, Total: total})
+			}
+			_, err := s.downloads.Download(ctx, p.ID, progress)
+			return err
+		})
+	if errors.Is(err, jobs.ErrRunning) {
 		s.flash(c, "The PDF is already being downloaded.")
 		return s.redirect(c, back)
 	}
-	ctx, cancel := context.WithTimeout(s.pdfJobs.ctx, downloadDeadline)
-	go func() {
-		defer s.pdfJobs.done(p.ID)
-		defer cancel()
-		progress := func(source string, read, total int64) { s.pdfJobs.report(p.ID, source, read, total) }
-		if _, err := s.downloads.Download(ctx, p.ID, progress); err != nil {
-			s.log.Warn("pdf download failed", "paper", p.ID, "err", err)
-		}
-	}()
-	s.flash(c, "Downloading the PDF…")
+	if err != nil {
+		return err
+	}
+	// No flash: the status block says the download runs, and stops saying
+	// it when the download ends.
 	return s.redirect(c, back)
 }
 

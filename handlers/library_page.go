@@ -219,10 +219,14 @@ func (s *Server) paperPage(c echo.Context, p store.Paper) (views.PaperPage, erro
 	if err != nil {
 		return views.PaperPage{}, err
 	}
+	parse, err := s.parseView(c.Request().Context(), p)
+	if err != nil {
+		return views.PaperPage{}, err
+	}
 	// The title and the abstract have formulas.
 	page := views.PaperPage{Chrome: s.mathChrome(c, p.Title, "library"), Paper: paperRow(s.cfg.BasePath, p),
 		Volume: p.Volume, PageNo: p.Page, Abstract: p.Abstract, Keywords: p.Keywords, Tags: s.tagsView(c, p.ID, p.Tags),
-		Citations: p.CitationCount, Download: dl, Parse: s.parseView(p)}
+		Citations: p.CitationCount, Download: dl, Parse: parse}
 	page.Paper.Authors = p.Authors
 	if page.Links, err = s.linksView(c, p); err != nil {
 		return views.PaperPage{}, err

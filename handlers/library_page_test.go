@@ -266,27 +266,6 @@ func TestDownloadStatusPolling(t *testing.T) {
 	}
 	expectContains(t, "progress without a total", buf.String(), "from arXiv: 1.5 KiB so far")
 	expectLacks(t, "progress without a total", buf.String(), "<progress")
-
-	var j downloadJobs
-	if !j.start(1) || j.start(1) || !j.active(1) {
-		t.Fatal("a second download of the same paper was allowed")
-	}
-	if p, ok := j.progress(1); !ok || p.source != "" || p.total != -1 {
-		t.Fatalf("progress before the first byte: %+v %v", p, ok)
-	}
-	j.report(1, "arXiv", 10, 100)
-	j.report(2, "arXiv", 10, 100) // not running: ignored
-	if p, ok := j.progress(1); !ok || p.source != "arXiv" || p.read != 10 || p.total != 100 {
-		t.Fatalf("progress: %+v %v", p, ok)
-	}
-	if _, ok := j.progress(2); ok {
-		t.Fatal("progress of a job that does not run")
-	}
-	j.done(1)
-	if j.active(1) || !j.start(1) {
-		t.Fatal("the guard was not released")
-	}
-	j.done(1)
 }
 
 func TestLibraryBasePath(t *testing.T) {

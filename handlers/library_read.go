@@ -10,6 +10,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/astroresearch/astroresearch/internal/jobs"
 	"github.com/astroresearch/astroresearch/research/parse"
 	"github.com/astroresearch/astroresearch/store"
 	"github.com/astroresearch/astroresearch/views"
@@ -19,13 +20,22 @@ import (
 const parseDeadline = 5 * time.Minute
 
 // parseView is the paper page's parse block; nil without a parser.
-func (s *Server) parseView(p store.Paper) *views.ParseStatus {
+func (s *Server) parseView(ctx context.Context, p store.Paper) (*views.ParseStatus, error) {
 	if s.parser == nil {
-		return nil
+		return nil, nil
 	}
-	running := s.parser.Running(p.ID) || s.parseJobs.active(p.ID)
+	job, open, err := s.openJob(ctx, p.ID, store.JobParse)
+	if err != nil {
+		return nil, err
+	}
+	running := open || s.parser.Running(p.ID)
+	hasSource, err := s.parser.HasSource(ctx, p)
+	if err != nil {
+		return nil, err
+	}
 	return &views.ParseStatus{BasePath: s.cfg.BasePath, PaperID: p.ID, Status: p.ParseStatus, Error: p.ParseError,
-		Running: running, Stale: p.ParseStatus == "parsing" && !running, CanStart: !running}
+		Running: running, Stale: p.ParseStatus == "parsing" && !running, CanStart: !running, JobID: job.ID,
+		HasSource: hasSource}, nil
 }
 
 // libraryParse is POST /library/{id}/parse: the parse runs in the
@@ -39,20 +49,19 @@ func (s *Server) libraryParse(c echo.Context) error {
 		return apiError(http.StatusServiceUnavailable, "parsing_unavailable", "Parsing is not available on this server.")
 	}
 	back := "/library/" + strconv.FormatInt(p.ID, 10)
-	if !s.parseJobs.start(p.ID) {
+	_, err = s.paperJobs.StartPaper(c.Request().Context(), currentUser(c).ID, p.ID, store.JobParse, p.Title, parseDeadline,
+		func(ctx context.Context, _ func(any)) error {
+			_, err := s.parser.Parse(ctx, p.ID, nil)
+			return err
+		})
+	if errors.Is(err, jobs.ErrRunning) {
 		s.flash(c, "The paper is already being parsed.")
 		return s.redirect(c, back)
 	}
-	ctx, cancel := context.WithTimeout(s.parseJobs.ctx, parseDeadline)
-	go func() {
-		defer s.parseJobs.done(p.ID)
-		defer cancel()
-		if _, err := s.parser.Parse(ctx, p.ID, nil); err != nil {
-			s.log.Warn("parse failed", "paper", p.ID, "err", err)
-		}
-	}()
-	s.flash(c, "Parsing the paper…")
-	return s.redirect(c, back)
+	if err != nil {
+		return err
+	}
+	return s.redirect(c, back) // the parse block shows that it runs
 }
 
 // libraryParseStatus is GET /library/{id}/parse-status (polled by htmx).
@@ -61,12 +70,12 @@ func (s *Server) libraryParseStatus(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	d := s.parseView(p)
+	d, err := s.parseView(c.Request().Context(), p)
+	if err != nil {
+		return err
+	}
 	if d == nil {
 		return echo.ErrNotFound
-	}
-	if s.parseJobs.active(p.ID) {
-		d.Running, d.Stale, d.CanStart = true, false, false
 	}
 	return s.render(c, http.StatusOK, views.ParseStatusView(*d))
 }

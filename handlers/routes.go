@@ -118,6 +118,8 @@ func (s *Server) routes() error {
 	signedIn.POST("/library/:id/links", s.libraryLinks)
 	signedIn.POST("/library/:id/tags", s.libraryAddTags)
 	signedIn.POST("/library/:id/tags/remove", s.libraryRemoveTag)
+	signedIn.GET("/jobs", s.jobsPage)
+	signedIn.POST("/jobs/:id/cancel", s.cancelJob)
 	signedIn.GET("/search", s.searchPage)
 	signedIn.GET("/search/results", s.searchFragment)
 	signedIn.GET("/audit", s.auditPage)

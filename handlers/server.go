@@ -18,6 +18,7 @@ import (
 	"github.com/astroresearch/astroresearch/agent/memory"
 	"github.com/astroresearch/astroresearch/auth"
 	"github.com/astroresearch/astroresearch/config"
+	"github.com/astroresearch/astroresearch/internal/jobs"
 	"github.com/astroresearch/astroresearch/mcpserver"
 	"github.com/astroresearch/astroresearch/research/library"
 	"github.com/astroresearch/astroresearch/research/objects"
@@ -146,11 +147,9 @@ type Server struct {
 	// listCache holds rendered library list blocks for the current
 	// library version.
 	listCache *versionedCache[string]
-	// pdfJobs tracks the background PDF downloads of this process, at most
-	// one per paper.
-	pdfJobs downloadJobs
-	// parseJobs tracks the background parses started from paper pages.
-	parseJobs downloadJobs
+	// paperJobs runs the downloads and parses started from paper pages
+	// as stored jobs.
+	paperJobs *jobs.Runner
 	e         *echo.Echo
 
 	bookmarklet, api *echo.Group
@@ -186,8 +185,7 @@ func New(d Deps) (*Server, error) {
 	}
 	s.triage = d.Triage
 	s.listCache = newVersionedCache[string](256)
-	s.pdfJobs.ctx, s.pdfJobs.cancel = context.WithCancel(context.Background())
-	s.parseJobs.ctx, s.parseJobs.cancel = context.WithCancel(context.Background())
+	s.paperJobs = jobs.NewRunner(d.Store, d.Log)
 	s.sessions = newSessionManagers(d.Config, d.Store.Sessions(), s.proxies, s.sessionError)
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true

@@ -9,8 +9,10 @@ import (
 
 // Kinds of background task rows.
 const (
-	BackgroundTool   = "tool"   // a bg_task_run tool run (T22)
-	BackgroundWorker = "worker" // a coordinator worker (T25)
+	BackgroundTool   = "tool"     // a bg_task_run tool run (T22)
+	BackgroundWorker = "worker"   // a coordinator worker (T25)
+	JobDownload      = "download" // a PDF download started from a paper page (L7)
+	JobParse         = "parse"    // a parse started from a paper page (L7)
 )
 
 // Statuses of a background task. Queued and running are open; the others
@@ -28,10 +30,11 @@ const (
 // TaskFinal reports whether status is a final status.
 func TaskFinal(status string) bool { return status != TaskQueued && status != TaskRunning }
 
-// BackgroundTask is one background tool run or coordinator worker.
+// BackgroundTask is one background tool run, coordinator worker or paper
+// job (a download or parse started from a page: no session, a paper).
 type BackgroundTask struct {
 	ID         string     `db:"id" json:"id"`
-	SessionID  string     `db:"session_id" json:"-"`
+	SessionID  string     `db:"session_id" json:"-"` // "" for paper jobs
 	UserID     int64      `db:"user_id" json:"-"`
 	Turn       int        `db:"turn" json:"turn"`
 	Kind       string     `db:"kind" json:"kind"`
@@ -41,23 +44,30 @@ type BackgroundTask struct {
 	Status     string     `db:"status" json:"status"`
 	Output     string     `db:"output" json:"output,omitempty"`
 	Notified   bool       `db:"notified" json:"-"`
+	PaperID    *int64     `db:"paper_id" json:"paper_id,omitempty"`
+	Progress   string     `db:"progress" json:"progress,omitempty"` // JSON, kind-specific
 	CreatedAt  time.Time  `db:"created_at" json:"created_at"`
 	StartedAt  *time.Time `db:"started_at" json:"started_at,omitempty"`
 	FinishedAt *time.Time `db:"finished_at" json:"finished_at,omitempty"`
 }
 
-const backgroundColumns = `id, session_id, user_id, turn, kind, name, arguments, agent_name, status, output,
-	notified, created_at, started_at, finished_at`
+const backgroundColumns = `id, COALESCE(session_id, '') AS session_id, user_id, turn, kind, name, arguments,
+	agent_name, status, output, notified, paper_id, progress, created_at, started_at, finished_at`
 
-// CreateBackgroundTask stores a new task (its ID, session, user, turn,
-// kind, name, arguments, agent and status must be set) and fills in its
-// creation time.
+// CreateBackgroundTask stores a new task (its ID, session — "" for a
+// paper job —, user, turn, kind, name, arguments, agent, paper and status
+// must be set) and fills in its creation time. A second open job of the
+// same kind for one paper fails with ErrConflict.
 func (s *Store) CreateBackgroundTask(ctx context.Context, t *BackgroundTask) error {
 	t.CreatedAt = s.Now()
 	_, err := s.w.ExecContext(ctx, `INSERT INTO agent_background_tasks
-		(id, session_id, user_id, turn, kind, name, arguments, agent_name, status, output, notified, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		t.ID, t.SessionID, t.UserID, t.Turn, t.Kind, t.Name, t.Arguments, t.AgentName, t.Status, t.Output, t.Notified, t.CreatedAt)
+		(id, session_id, user_id, turn, kind, name, arguments, agent_name, status, output, notified, paper_id, progress, created_at)
+		VALUES (?, NULLIF(?, ''), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		t.ID, t.SessionID, t.UserID, t.Turn, t.Kind, t.Name, t.Arguments, t.AgentName, t.Status, t.Output, t.Notified,
+		t.PaperID, t.Progress, t.CreatedAt)
+	if isUniqueViolation(err) {
+		return fmt.Errorf("store: create background task: %w", ErrConflict)
+	}
 	if err != nil {
 		return fmt.Errorf("store: create background task: %w", err)
 	}

@@ -104,6 +104,7 @@ type DownloadStatus struct {
 	Stale    bool           // marked downloading, but no download runs (interrupted)
 	CanStart bool           // the Download PDF button is offered
 	Files    []PaperFileRow // the stored PDFs, newest first
+	JobID    string         // while running: the job (for its Stop button)
 }
 
 // URL is the paper's page, or a path below it.

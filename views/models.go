@@ -89,7 +89,9 @@ func (c Chrome) Nav() []NavItem {
 	}
 	items = append(items, []NavItem{
 		{Key: "search", Label: "Search", Path: "/search",
-			About: "Find words in your past sessions: questions, answers and tool results."},
+			About: "Find words in your past sessions: your questions and the answers."},
+		{Key: "jobs", Label: "Jobs", Path: "/jobs",
+			About: "Downloads, parses and the agent's background tasks: progress, stop, and what went wrong."},
 		{Key: "audit", Label: "Audit log", Path: "/audit",
 			About: "Every tool call the agent made for you, with its status, duration and output."},
 		{Key: "settings", Label: "Settings", Path: "/settings",

@@ -223,6 +223,10 @@ type ParseStatus struct {
 	Running  bool // a parse runs in this process
 	Stale    bool // "parsing" recorded but nothing runs (a restart)
 	CanStart bool
+	JobID    string // while a job from a page runs: the job (for its Stop button)
+	// HasSource: some engine could try this paper (an arXiv id, an IOP or
+	// A&A DOI, a stored PDF); without one no Parse button is offered.
+	HasSource bool
 }
 
 // Base is the paper page's URL.
