@@ -10,7 +10,7 @@ import (
 	"github.com/astroresearch/astroresearch/agent/tools"
 )
 
-// Memory extraction (SPEC C11): after a turn, a restricted sub-agent — only
+// Memory extraction (docs/features.md C11): after a turn, a restricted sub-agent — only
 // save_memory, no research tools (issue 14: it used to search papers and
 // resolve objects again after every turn), no events, no questions to the
 // user — reads what happened (and what compaction dropped) beside the

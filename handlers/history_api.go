@@ -20,7 +20,7 @@ type HistoryHitJSON struct {
 }
 
 // apiSearchHistory is GET /api/search/history?q=&session=: full-text hits
-// over the caller's sessions and messages, best first (SPEC L6). By default
+// over the caller's sessions and messages, best first (docs/features.md L6). By default
 // only the user's and the lead's messages are searched; &all=1 adds tool
 // results, sub-agents and the memory extractor.
 func (s *Server) apiSearchHistory(c echo.Context) error {

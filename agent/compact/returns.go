@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// Diminishing-returns thresholds of SPEC C4.
+// Diminishing-returns thresholds of docs/features.md C4.
 const (
 	// MinContinuations is how many continuations must have happened before
 	// the budget rule may stop the loop.
@@ -32,7 +32,7 @@ type StepCall struct {
 }
 
 // DiminishingReturns detects a loop that keeps going without getting
-// anywhere (SPEC C4). It fires only on steps that add nothing — every call
+// anywhere (docs/features.md C4). It fires only on steps that add nothing — every call
 // of the step repeats an earlier call of the turn (same tool, same or
 // near-identical arguments), returns exactly what an earlier call of that
 // tool returned, or returns nothing — StallSteps times in a row; or, once
