@@ -250,7 +250,7 @@ func TestMemoryExtractionAfterTurn(t *testing.T) {
 	if !strings.Contains(reqs[1].Messages[0].Content, "long-term memory") || !strings.Contains(reqs[1].Messages[1].Content, "User: I observe protoplanetary disks") {
 		t.Fatalf("extractor request %+v", reqs[1].Messages)
 	}
-	// No research tools: only save_memory (issue 14).
+	// No research tools: only save_memory (C12).
 	if got := strings.Join(reqs[1].Tools, ","); got != "save_memory" {
 		t.Fatalf("extractor offered %s, want only save_memory", got)
 	}

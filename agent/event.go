@@ -30,7 +30,7 @@ const (
 	KindBackgroundTask Kind = "background_task" // a bg_task_run task changed state (T22)
 	KindSubagent       Kind = "subagent"        // a sub-agent started or stopped (T21)
 	KindWorker         Kind = "worker"          // a coordinator worker changed state (T25)
-	KindWarning        Kind = "warning"         // something went wrong but the turn goes on (issue 14)
+	KindWarning        Kind = "warning"         // something went wrong but the turn goes on (C12)
 	KindTitle          Kind = "title"           // the model proposed the session's title after its first answer
 )
 

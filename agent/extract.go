@@ -11,7 +11,7 @@ import (
 )
 
 // Memory extraction (docs/features.md C11): after a turn, a restricted sub-agent — only
-// save_memory, no research tools (issue 14: it used to search papers and
+// save_memory, no research tools (C12: it used to search papers and
 // resolve objects again after every turn), no events, no questions to the
 // user — reads what happened (and what compaction dropped) beside the
 // memories already saved, and saves lasting facts. It runs in the

@@ -8,7 +8,7 @@ import (
 	"github.com/astroresearch/astroresearch/agent/llm"
 )
 
-// Context-window awareness (issue 14): the runtime knows the active
+// Context-window awareness (C12): the runtime knows the active
 // model's window — LLM_CONTEXT_WINDOW, or what the server reports — and
 // derives the budget (C3), the compaction thresholds (C7) and the tool
 // output preview size (R14) from it, unless those are set explicitly.

@@ -27,7 +27,7 @@ const principlesPrompt = `Working principles:
 // the catalog of loadable tools, memories, skills, principles. The
 // resident tools are not listed: the request's tools parameter carries
 // their names and descriptions, and saying it twice costs the window
-// (issue 14: the lead's fixed prompt stays under 3,000 tokens).
+// (C12: the lead's fixed prompt stays under 3,000 tokens).
 func (t *turnRun) systemPrompt(ctx context.Context) string {
 	var b strings.Builder
 	b.WriteString(identityPrompt)

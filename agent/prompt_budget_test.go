@@ -110,7 +110,7 @@ func firstRequests(t testing.TB, h *harness) (lead, coordinator, sub llmtest.Rec
 	return lead, coordinator, reqs[1]
 }
 
-// leadPromptBudget is issue 14's limit on the lead's first request: system
+// leadPromptBudget is C12's limit on the lead's first request: system
 // prompt plus resident tool schemas, in tokens (characters ÷ 4).
 const leadPromptBudget = 3000
 
@@ -148,7 +148,7 @@ func TestLeadFirstRequestFitsBudget(t *testing.T) {
 
 // BenchmarkFixedPrompt reports the fixed part of each agent's first
 // request — system prompt plus tool schemas, tokens as characters ÷ 4 — for
-// the lead (issue 14 budget: 3,000), the coordinator and a sub-agent.
+// the lead (C12 budget: 3,000), the coordinator and a sub-agent.
 func BenchmarkFixedPrompt(b *testing.B) {
 	h := newHarness(b, withProductionTools())
 	var lead, coord, sub int

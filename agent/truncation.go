@@ -14,7 +14,7 @@ import (
 
 // Real servers cut too: Ollama silently drops the beginning of a prompt
 // longer than its num_ctx (the system prompt and the tools go first), and
-// any server stops an output at max_tokens. Both are caught here (issue 14).
+// any server stops an output at max_tokens. Both are caught here (C12).
 
 // errPromptTruncated: the server reported far fewer prompt tokens than
 // were sent. callWithRecovery compacts and retries once.

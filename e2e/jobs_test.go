@@ -11,7 +11,7 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// TestBrowserDownloadJobs (issue 18 item 5): a failed download says what
+// TestBrowserDownloadJobs (W7 item 5): a failed download says what
 // happened in one sentence with the technical detail folded away and no
 // internal address; a retried download ends with the PDF and no banner
 // left saying it is downloading; "Parse for reading" appears only once

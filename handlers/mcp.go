@@ -13,7 +13,7 @@ import (
 	"github.com/astroresearch/astroresearch/views"
 )
 
-// The MCP endpoint (issue 20): streamable HTTP at BASE_PATH/mcp for other
+// The MCP endpoint (O6): streamable HTTP at BASE_PATH/mcp for other
 // assistants, authenticated by the user's personal API token only (cookies
 // are ignored, like the bookmarklet API). It is stateless — every POST is
 // authenticated and served by a server built for that user — so a revoked

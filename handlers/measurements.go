@@ -16,7 +16,7 @@ import (
 	"github.com/astroresearch/astroresearch/views"
 )
 
-// The comparison of reported values (issue 16): GET /measurements (page),
+// The comparison of reported values (L9): GET /measurements (page),
 // /measurements/export.csv and .tex, and GET /api/measurements (JSON), all
 // taking ?quantity=&object=.
 
@@ -219,7 +219,7 @@ func orEmpty[T any](list []T) []T {
 	return list
 }
 
-// apiMeasurementTable is the JSON of GET /api/measurements (issue 16's
+// apiMeasurementTable is the JSON of GET /api/measurements (L9's
 // shape, plus object, names, ads_query).
 type apiMeasurementTable struct {
 	Quantity string              `json:"quantity"`

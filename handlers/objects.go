@@ -18,7 +18,7 @@ import (
 	"github.com/astroresearch/astroresearch/views"
 )
 
-// The object page (issue 16): GET /objects/{name} and GET
+// The object page (L9): GET /objects/{name} and GET
 // /api/objects/{name}.
 
 // objectReport reads the name and builds the report; failures come back
@@ -146,7 +146,7 @@ func (s *Server) apiObject(c echo.Context) error {
 	return c.JSON(http.StatusOK, out)
 }
 
-// apiObjectReport is issue 16's JSON shape (plus literature_note).
+// apiObjectReport is L9's JSON shape (plus literature_note).
 type apiObjectReport struct {
 	Object         apiObjectFacts      `json:"object"`
 	Literature     *objects.Literature `json:"literature"`

@@ -15,7 +15,7 @@ import (
 	"github.com/astroresearch/astroresearch/views"
 )
 
-// A session's research record (issue 19): a page, the record in four
+// A session's research record (L10): a page, the record in four
 // formats on the API, and "what is new since" (the session's literature
 // searches run again).
 

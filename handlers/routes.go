@@ -53,7 +53,7 @@ func (s *Server) routes() error {
 	s.bookmarklet = root.Group("/api/bookmarklet", s.tokenOnly, deadline(pageDeadline))
 	s.bookmarklet.POST("/import", s.apiBookmarkletImport)
 
-	// MCP for other assistants (issue 20): token only, stateless, under
+	// MCP for other assistants (O6): token only, stateless, under
 	// CORS layer (c).
 	if s.mcp != nil {
 		root.Match([]string{http.MethodGet, http.MethodPost, http.MethodDelete}, "/mcp", s.mcpEndpoint, s.mcpAuth, deadline(s.mcpDeadline()))

@@ -11,7 +11,7 @@ import (
 	"github.com/astroresearch/astroresearch/store"
 )
 
-// The triage JSON API (issue 19): settings, refresh, the digest, and
+// The triage JSON API (L10): settings, refresh, the digest, and
 // feedback on a paper.
 
 // triageSettingsJSON is the settings as the API shows them.

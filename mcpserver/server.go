@@ -1,5 +1,5 @@
 // Package mcpserver offers the library and the research tools to other
-// assistants over the Model Context Protocol (issue 20): the agent's own
+// assistants over the Model Context Protocol (O6): the agent's own
 // tools (the same implementations, run through agent.Runtime.RunExternal,
 // so they are validated, hooked, permission-checked, audited as the "mcp"
 // agent and counted in the metrics), each parsed paper and the user's notes

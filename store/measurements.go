@@ -9,7 +9,7 @@ import (
 	"github.com/jmoiron/sqlx"
 )
 
-// Measurement is one value reported in a library paper (issue 16), with
+// Measurement is one value reported in a library paper (L9), with
 // the passage holding its sentence and the paper's citation fields.
 type Measurement struct {
 	ID        int64   `db:"id" json:"id"`

@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-// TriageSettings is what a user's daily arXiv triage follows (issue 19).
+// TriageSettings is what a user's daily arXiv triage follows (L10).
 type TriageSettings struct {
 	UserID     int64
 	Categories []string

@@ -48,7 +48,7 @@ type ResearchSessionPage struct {
 	Form     QuestionForm
 	Note     ModelNote
 	Metrics  MetricsPanel
-	// Window is the model's context window (issue 14).
+	// Window is the model's context window (C12).
 	Window ContextWindow
 	// Recent is the sidebar's list of the user's sessions, newest first.
 	Recent []SessionRow

@@ -1,7 +1,7 @@
 package views
 
 // ContextWindow is the active model's context window and the limits the
-// agent derived from it (issue 14), for the session and admin pages.
+// agent derived from it (C12), for the session and admin pages.
 type ContextWindow struct {
 	Model  string
 	Tokens int    // 0: unknown (the server does not report it)

@@ -1,4 +1,4 @@
-// Package record writes a research session's record (issue 19) from its
+// Package record writes a research session's record (L10) from its
 // stored events alone, so it works for old sessions too: per question the
 // models used, every literature search, every paper downloaded, parsed or
 // read, the passages the answer cites, tool errors and the answer. It

@@ -9,7 +9,7 @@ import (
 	"strings"
 )
 
-// Tolerant arguments (issue 14): real models, small local ones especially,
+// Tolerant arguments (C12): real models, small local ones especially,
 // send a string where the schema wants a list, numbers and booleans as
 // strings, an object or array as a JSON-encoded string, or extra
 // properties. Repair fixes exactly those before validation, so the call

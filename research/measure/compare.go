@@ -14,7 +14,7 @@ type Resolver interface {
 	Resolve(ctx context.Context, name string) (sesame.Object, error)
 }
 
-// Table is the comparison of one quantity's reported values (issue 16).
+// Table is the comparison of one quantity's reported values (L9).
 type Table struct {
 	// Quantity and Object are what was asked ("" = any).
 	Quantity string

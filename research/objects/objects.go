@@ -1,4 +1,4 @@
-// Package objects answers "what is known about this object?" (issue 16):
+// Package objects answers "what is known about this object?" (L9):
 // the merged Sesame resolution, the literature ADS lists for it (refereed
 // papers per year, the most cited), the library's passages that name it
 // or any alias, and the user's notes that do.

@@ -92,7 +92,7 @@ func bibliographyNotBuilt(plain string) bool {
 
 // TestPDFCorpus scores the PDF engine on the whole corpus, prints the
 // table (and with -update writes it into docs/parse-quality.md), and
-// holds the engine to the targets of issue 15 over all samples.
+// holds the engine to the targets of L8 over all samples.
 func TestPDFCorpus(t *testing.T) {
 	rows := scoreCorpus(t)
 	table := corpusTable(rows)

@@ -1,4 +1,4 @@
-// Package triage is the daily arXiv triage (issue 19): each user follows
+// Package triage is the daily arXiv triage (L10): each user follows
 // arXiv categories, keywords, objects and authors; the server fetches each
 // day's new submissions once per category in its own scheduler, ranks them
 // for each user against the library and what the user follows (with the

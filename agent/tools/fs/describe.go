@@ -36,7 +36,7 @@ func (r *Roots) scheme() string {
 }
 
 // seeRead points the other file tools at read_file's description, where
-// the addressing scheme is stated once (a lean fixed prompt, issue 14).
+// the addressing scheme is stated once (a lean fixed prompt, C12).
 func (r *Roots) seeRead() string {
 	var b strings.Builder
 	b.WriteString("Paths as in read_file: ")
