@@ -103,7 +103,12 @@ func (s *Service) ServerFor(ctx context.Context, u store.User) *mcp.Server {
 // build makes u's server with the given skills as prompts.
 func (s *Service) build(u store.User, list []skills.Skill) *mcp.Server {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "astroresearch", Title: "AstroResearch", Version: s.version},
-		&mcp.ServerOptions{Instructions: instructions, Logger: s.log, HasTools: true, HasResources: true, HasPrompts: true})
+		&mcp.ServerOptions{Instructions: instructions, Logger: s.log,
+			// Tools, resources and prompts always, even for a user with no
+			// skills; no list-changed notifications (each request gets a
+			// stateless server) and no logging.
+			Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{},
+				Resources: &mcp.ResourceCapabilities{}, Prompts: &mcp.PromptCapabilities{}}})
 	for _, t := range s.tools {
 		srv.AddTool(t.def, s.handler(u, t))
 	}
