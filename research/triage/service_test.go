@@ -13,10 +13,7 @@ import (
 	"github.com/astroresearch/astroresearch/store"
 )
 
-var (
-	day29 = time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC)
-	day30 = time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)
-)
+var day30 = time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)
 
 // fixturePapers are a day of submissions: a few that match what the test
 // user follows, fillers enough to need two pages, one malformed entry,
