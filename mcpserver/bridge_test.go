@@ -63,7 +63,7 @@ func TestBridge(t *testing.T) {
 		t.Fatalf("initialize %+v", got)
 	}
 	tools, err := cs.ListTools(ctx, nil)
-	if err != nil || len(tools.Tools) != 8 {
+	if err != nil || len(tools.Tools) != 10 {
 		t.Fatalf("tools: %v %v", tools, err)
 	}
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "library_search", Arguments: map[string]any{"query": "shadow"}})

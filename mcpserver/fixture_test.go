@@ -17,6 +17,8 @@ import (
 	"github.com/astroresearch/astroresearch/migrations"
 	"github.com/astroresearch/astroresearch/research/library"
 	"github.com/astroresearch/astroresearch/research/literature"
+	"github.com/astroresearch/astroresearch/research/measure"
+	"github.com/astroresearch/astroresearch/research/objects"
 	"github.com/astroresearch/astroresearch/research/rag"
 	"github.com/astroresearch/astroresearch/research/sesame"
 	"github.com/astroresearch/astroresearch/store"
@@ -79,6 +81,32 @@ func (fakeResolver) Resolve(ctx context.Context, name string) (sesame.Object, er
 		DecSex: "+12:23:28.0", Redshift: &z, Aliases: []string{"NGC 4486", "Virgo A"}, Resolver: "Simbad"}, nil
 }
 
+// fakeObjects reports on M87 from fakeResolver, without ADS.
+type fakeObjects struct{}
+
+func (fakeObjects) Report(ctx context.Context, userID int64, name string) (objects.Report, error) {
+	o, err := fakeResolver{}.Resolve(ctx, name)
+	if err != nil {
+		return objects.Report{Tried: []string{name}}, &objects.NotResolvedError{Tried: []string{name}}
+	}
+	return objects.Report{Object: o, Tried: []string{name}, LiteratureNote: "NASA ADS is not configured (no ADS_API_TOKEN)."}, nil
+}
+
+// fakeComparer holds one H0 value from the seeded paper.
+type fakeComparer struct{}
+
+func (fakeComparer) Compare(ctx context.Context, quantity, object string) (measure.Table, error) {
+	t := measure.Table{Quantity: quantity, Object: object}
+	if quantity != "H0" {
+		return t, nil
+	}
+	year := 2019
+	t.Unit = "km s^-1 Mpc^-1"
+	t.Rows = []store.Measurement{{ID: 1, PaperID: 1, Quantity: "H0", Value: 73.04, ErrPlus: 1.04, ErrMinus: 1.04,
+		Unit: t.Unit, Sentence: "We find H0 = 73.04 ± 1.04 km s^-1 Mpc^-1.", Year: &year, Title: "A distance ladder"}}
+	return t, nil
+}
+
 // fakeAsk answers from one passage. The question "slow" stands for a model
 // call that only ends when it is stopped: it reports on started, waits for
 // its context, and reports on stopped.
@@ -130,7 +158,7 @@ func newFixture(t testing.TB) *fixture {
 	hooks.RegisterBuiltins(st, f.metrics, log)
 	f.ask = &fakeAsk{started: make(chan struct{}, 1), stopped: make(chan struct{}, 1)}
 	td := agent.ToolDeps{Store: st, Skills: f.skills, Targets: fakeResolver{}, Papers: fakeSearch{}, Library: fakeLookup{st},
-		Importer: fakeImport{st}, Rag: f.ask, BasePath: "/astro"}
+		Importer: fakeImport{st}, Rag: f.ask, BasePath: "/astro", Objects: fakeObjects{}, Measurements: fakeComparer{}}
 	f.rt = agent.New(agent.Config{DataDir: dir, ToolTimeout: 5 * time.Second}, agent.Deps{Store: st, Hooks: hooks,
 		Perms: agent.NewPermissions(st, true), Log: log, Skills: f.skills,
 		Registry: func() *tools.Registry { return agent.StandardRegistry(td) }})

@@ -61,3 +61,16 @@ type ImportOutput struct {
 	Paper   store.Paper `json:"paper" jsonschema:"the library entry; id is its library number"`
 	Created bool        `json:"created" jsonschema:"false when the paper was already in the library"`
 }
+
+// ObjectLiteratureOutput is object_literature's structured output.
+type ObjectLiteratureOutput struct {
+	Object sesame.Object `json:"object" jsonschema:"the merged resolution (SIMBAD, NED, VizieR)"`
+	Text   string        `json:"text" jsonschema:"the literature, library passages and notes about the object, with reader links"`
+}
+
+// CompareOutput is compare_measurements' structured output.
+type CompareOutput struct {
+	Rows int    `json:"rows" jsonschema:"how many reported values the library holds"`
+	Unit string `json:"unit" jsonschema:"the unit most values share"`
+	Text string `json:"text" jsonschema:"the values with their uncertainties, papers and links to the sentences"`
+}

@@ -26,7 +26,7 @@ func TestToolsListed(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []string{"search_papers", "get_paper_metadata", "library_search", "rag_search", "get_paper_content",
-		"query_target", "save_note", "import_paper"}
+		"query_target", "save_note", "import_paper", "object_literature", "compare_measurements"}
 	var got []string
 	for _, tool := range res.Tools {
 		got = append(got, tool.Name)
@@ -104,6 +104,10 @@ func TestEachTool(t *testing.T) {
 			func(m map[string]any) bool {
 				return len(m["papers"].([]any)) == 1 && m["library"].(map[string]any)["0"] != nil
 			}},
+		{"object_literature", map[string]any{"name": "M87"}, "NGC 4486",
+			func(m map[string]any) bool { return m["object"].(map[string]any)["name"] == "M 87" && m["text"] != "" }},
+		{"compare_measurements", map[string]any{"quantity": "H0"}, "73.04",
+			func(m map[string]any) bool { return m["rows"] == 1.0 && m["unit"] == "km s^-1 Mpc^-1" }},
 		{"get_paper_metadata", map[string]any{"id": "1906.11238"}, "In the library (#" + id,
 			func(m map[string]any) bool { return m["in_library"] == true }},
 		{"library_search", map[string]any{"query": "perseus"}, "Dust in the Perseus cluster",

@@ -73,6 +73,8 @@ func exposedTools() []exposure {
 		expose[TargetOutput]("query_target", "Resolve an object (CDS Sesame)", readOnly|openWorld),
 		expose[NoteOutput]("save_note", "Save a note on a paper", 0),
 		expose[ImportOutput]("import_paper", "Add a paper to my library", idempotent|openWorld),
+		expose[ObjectLiteratureOutput]("object_literature", "What is known about an object", readOnly|openWorld),
+		expose[CompareOutput]("compare_measurements", "Compare reported values", readOnly),
 	}
 }
 

@@ -19,12 +19,12 @@ type Catalog interface {
 
 // LibrarySearchArgs are library_search's arguments.
 type LibrarySearchArgs struct {
-	Query  string `json:"query,omitempty" desc:"Words to find in titles, abstracts, authors and keywords; omit to list the library" maxLength:"500"`
+	Query  string `json:"query,omitempty" desc:"Words to find; omit to list the library" maxLength:"500"`
 	Tag    string `json:"tag,omitempty" desc:"Only papers with this tag" maxLength:"100"`
 	Year   int    `json:"year,omitempty" min:"1000" max:"9999" desc:"Only papers from this year"`
-	Sort   string `json:"sort,omitempty" enum:"relevance,newest,year,title,cited" desc:"relevance (default with a query), newest added (default without), year, title or cited"`
+	Sort   string `json:"sort,omitempty" enum:"relevance,newest,year,title,cited" desc:"Default: relevance with a query, else newest added"`
 	Limit  int    `json:"limit,omitempty" min:"1" max:"100" desc:"Papers per page (default 20)"`
-	Offset int    `json:"offset,omitempty" min:"0" desc:"Papers to skip (the next page starts at offset+limit)"`
+	Offset int    `json:"offset,omitempty" min:"0" desc:"Papers to skip"`
 }
 
 // LibrarySearch returns the library_search tool: the papers already in
@@ -32,8 +32,8 @@ type LibrarySearchArgs struct {
 // keywords), a page at a time, with their library numbers and status.
 func LibrarySearch(c Catalog) tools.Tool {
 	return tools.New("library_search",
-		"Search the papers already saved in the user's library (title, abstract, authors, keywords), or list it "+
-			"page by page; each hit gives its library number (#N) for get_paper_content, rag_search and save_note.",
+		"Search or page through the user's saved papers (title, abstract, authors, keywords); each hit "+
+			"gives its library number (#N) for get_paper_content, rag_search and save_note.",
 		func(ctx context.Context, tc *tools.Context, args LibrarySearchArgs) (tools.Result, error) {
 			limit := args.Limit
 			if limit <= 0 {

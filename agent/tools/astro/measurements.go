@@ -43,7 +43,9 @@ func CompareMeasurements(c Comparer, basePath string) tools.Tool {
 			}
 			return tools.Result{Output: describeTable(t, limit, basePath), Metadata: map[string]any{"rows": len(t.Rows), "unit": t.Unit}}, nil
 		},
-		tools.WithReadOnly(), tools.AlwaysConcurrencySafe(),
+		// Deferred: the lead's fixed prompt stays within its budget (C12);
+		// load_tool offers it.
+		tools.WithReadOnly(), tools.AlwaysConcurrencySafe(), tools.WithDeferred(),
 	)
 }
 

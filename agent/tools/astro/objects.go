@@ -44,7 +44,9 @@ func ObjectLiterature(r ObjectReporter, basePath string) tools.Tool {
 			}
 			return tools.Result{Output: describeReport(rep, basePath), Metadata: map[string]any{"object": rep.Object}}, nil
 		},
-		tools.WithReadOnly(), tools.AlwaysConcurrencySafe(),
+		// Deferred: the lead's fixed prompt stays within its budget (C12);
+		// load_tool offers it.
+		tools.WithReadOnly(), tools.AlwaysConcurrencySafe(), tools.WithDeferred(),
 	)
 }
 
