@@ -63,7 +63,7 @@ func (s *Server) compress(next echo.HandlerFunc) echo.HandlerFunc {
 			c.Error(err)
 		}
 		if cerr := cw.close(); cerr != nil && err == nil {
-			s.log.Warn("finishing a compressed response failed", "err", cerr, "path", r.URL.Path)
+			s.log.Warn("finishing a compressed response failed", "err", cerr, "path", logPath(r.URL.Path))
 		}
 		res.Writer = cw.ResponseWriter
 		return nil

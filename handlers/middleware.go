@@ -64,7 +64,7 @@ func (s *Server) accessLog(next echo.HandlerFunc) echo.HandlerFunc {
 		level := accessLevel(c.Request().URL.Path, status)
 		attrs := []slog.Attr{
 			slog.String("method", c.Request().Method),
-			slog.String("path", c.Request().URL.Path),
+			slog.String("path", logPath(c.Request().URL.Path)),
 			slog.Int("status", status),
 			slog.Duration("duration", time.Since(start)),
 			slog.String("ip", c.RealIP()),

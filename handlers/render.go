@@ -123,7 +123,7 @@ func (s *Server) handleError(err error, c echo.Context) {
 		}
 	}
 	if status >= 500 {
-		s.log.Error("request failed", "err", err, "status", status, "path", c.Request().URL.Path,
+		s.log.Error("request failed", "err", err, "status", status, "path", logPath(c.Request().URL.Path),
 			"request_id", c.Response().Header().Get(echo.HeaderXRequestID))
 	}
 	var werr error

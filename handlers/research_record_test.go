@@ -141,6 +141,10 @@ func TestSessionRecordFormats(t *testing.T) {
 	expectAPIError(t, "bad format", c.get(base+"?format=pdf"), http.StatusBadRequest, "invalid_format")
 	other := a.member("mia", "correct horse battery")
 	expectStatus(t, "another user's record", other.get(base), http.StatusNotFound)
+	for _, path := range []string{"/research/" + id + "/record", "/research/" + id + "/record/new", "/api/sessions/" + id + "/new"} {
+		expectStatus(t, "another user's "+path, other.get(path), http.StatusNotFound)
+	}
+	expectStatus(t, "another user's add", other.postForm("/research/"+id+"/record/add", url.Values{"ref": {"2401.01234"}}), http.StatusNotFound)
 
 	page := c.get("/research/" + id + "/record")
 	expectStatus(t, "page", page, http.StatusOK)

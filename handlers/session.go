@@ -86,7 +86,7 @@ func (s *Server) loadSession(next echo.HandlerFunc) echo.HandlerFunc {
 }
 
 func (s *Server) sessionError(w http.ResponseWriter, r *http.Request, err error) {
-	s.log.Error("session store failed", "err", err, "path", r.URL.Path)
+	s.log.Error("session store failed", "err", err, "path", logPath(r.URL.Path))
 	http.Error(w, "The session store is unavailable. Please try again.", http.StatusServiceUnavailable)
 }
 

@@ -234,3 +234,23 @@ func TestTriagePageFormsAndFeed(t *testing.T) {
 	}
 	expectStatus(t, "wrong token", a.client().get("/triage/feed/nope"), http.StatusNotFound)
 }
+
+// TestTriageFormsRefuseCrossSite: the triage's and the record's new POST
+// routes sit behind the cross-origin protection like every other form.
+func TestTriageFormsRefuseCrossSite(t *testing.T) {
+	a := newTriageApp(t)
+	c := a.setupAdmin()
+	for _, path := range []string{"/triage/settings", "/triage/refresh", "/triage/feed", "/triage/papers/2401.01234/hide",
+		"/triage/papers/2401.01234/add", "/research/x/record/add"} {
+		expectStatus(t, "cross-site "+path, c.postForm(path, url.Values{"categories": {"astro-ph.GA"}}, "Sec-Fetch-Site", "cross-site"), http.StatusForbidden)
+	}
+	for _, path := range []string{"/api/triage/refresh", "/api/triage/papers/2401.01234/hide"} {
+		res := c.postForm(path, nil, "Sec-Fetch-Site", "cross-site", "Origin", "https://evil.example")
+		if res.StatusCode != http.StatusForbidden {
+			t.Errorf("cross-site %s: %d", path, res.StatusCode)
+		}
+	}
+	if set := c.get("/api/triage/settings"); strings.Contains(set.body, "astro-ph.GA") {
+		t.Fatalf("a cross-site form changed the settings: %s", set.body)
+	}
+}

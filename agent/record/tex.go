@@ -67,11 +67,16 @@ func (r Record) methodsParagraph() string {
 	fmt.Fprintf(&b, ", answered by %s. ", tex(listOr(models, "a language model")))
 	fmt.Fprintf(&b, "It ran %d literature search(es) in NASA ADS and arXiv", searches)
 	if len(r.Works) > 0 {
-		keys := make([]string, len(r.Works))
-		for i, w := range r.Works {
-			keys[i] = w.Key
+		var keys []string
+		for _, w := range r.Works {
+			if safeKey(w.Key) {
+				keys = append(keys, w.Key)
+			}
 		}
-		fmt.Fprintf(&b, " and read or cited %d work(s): \\citet{%s}", len(r.Works), strings.Join(keys, ","))
+		fmt.Fprintf(&b, " and read or cited %d work(s)", len(r.Works))
+		if len(keys) > 0 {
+			fmt.Fprintf(&b, ": \\citet{%s}", strings.Join(keys, ","))
+		}
 	}
 	b.WriteString(". Appendix~\\ref{app:record} lists every question, search, paper, citation and tool error.")
 	return b.String()
@@ -127,18 +132,35 @@ func items(b *strings.Builder, n int, line func(i int) string) {
 	}
 	b.WriteString("\n\\begin{itemize}\n")
 	for i := range n {
-		b.WriteString("\\item " + line(i) + "\n")
+		// "\item{}" so that a line starting with "[" is not read as
+		// \item's optional label.
+		b.WriteString("\\item{} " + line(i) + "\n")
 	}
 	b.WriteString("\\end{itemize}\n\n")
 }
 
 // cite is \citet{key}, or the escaped text when the work has no key (it is
-// not in the library).
+// not in the library) or a key that is not safe to write into TeX.
 func cite(key, text string) string {
-	if key == "" {
+	if !safeKey(key) {
 		return tex(text)
 	}
 	return "\\citet{" + key + "}"
+}
+
+// safeKey reports whether a BibTeX key can be written into \citet{...}
+// as it is: non-empty, printable ASCII, and none of TeX's active or
+// grouping characters (bibcodes keep their "." and "&").
+func safeKey(key string) bool {
+	if key == "" {
+		return false
+	}
+	for _, r := range key {
+		if r <= ' ' || r >= 0x7F || strings.ContainsRune(`\{}%#~^$,`, r) {
+			return false
+		}
+	}
+	return true
 }
 
 // texText renders Markdown-ish text as LaTeX paragraphs: links and
@@ -173,8 +195,13 @@ var texSymbols = map[rune]string{
 	'Δ': "$\\Delta$", 'Λ': "$\\Lambda$", 'Ω': "$\\Omega$", 'Σ': "$\\Sigma$", 'Φ': "$\\Phi$",
 }
 
+// texNoGlyph are the Latin Extended-A letters that T1 fonts with utf8
+// inputenc cannot typeset (compiling stops on them).
+const texNoGlyph = "ĦħĸĿŀŉŦŧſ"
+
 // tex escapes text for LaTeX (math included: the record quotes, it does
-// not typeset).
+// not typeset). Line breaks become spaces: the result is one run of text,
+// safe inside any command argument (a blank line would end \title's).
 func tex(s string) string {
 	var b strings.Builder
 	for _, r := range s {
@@ -197,14 +224,14 @@ func tex(s string) string {
 		default:
 			switch {
 			case r < 0x80:
-				if unicode.IsControl(r) && r != '\n' {
+				if unicode.IsControl(r) {
 					b.WriteByte(' ')
 				} else {
 					b.WriteRune(r)
 				}
 			case texSymbols[r] != "":
 				b.WriteString(texSymbols[r])
-			case r <= 0xFF && unicode.IsLetter(r) || r >= 0x100 && r <= 0x17F:
+			case (r <= 0xFF && unicode.IsLetter(r) || r >= 0x100 && r <= 0x17F) && !strings.ContainsRune(texNoGlyph, r):
 				b.WriteRune(r) // Latin-1 and Latin Extended-A letters: inputenc knows them
 			default:
 				b.WriteByte('?')

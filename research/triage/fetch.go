@@ -228,22 +228,26 @@ func (s *Service) papersOf(res arxiv.Result, cat, day string) []store.TriagePape
 }
 
 // pace waits until Pace has passed since the last arXiv request (arXiv's
-// limit is one request every three seconds) and notes this one.
+// limit is one request every three seconds) and notes this one. Callers
+// are served one at a time, so that concurrent runs share the one pace.
 func (s *Service) pace(ctx context.Context) error {
-	s.mu.Lock()
-	wait := s.opt.Pace - s.opt.Now().Sub(s.lastRequest)
-	s.mu.Unlock()
-	if wait > 0 && !s.lastRequest.IsZero() {
-		t := time.NewTimer(wait)
-		defer t.Stop()
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-t.C:
+	select { // one caller at a time (a channel, so waiting honours ctx)
+	case s.paceTurn <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	defer func() { <-s.paceTurn }()
+	if !s.lastRequest.IsZero() {
+		if wait := s.opt.Pace - s.opt.Now().Sub(s.lastRequest); wait > 0 {
+			t := time.NewTimer(wait)
+			defer t.Stop()
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-t.C:
+			}
 		}
 	}
-	s.mu.Lock()
 	s.lastRequest = s.opt.Now()
-	s.mu.Unlock()
 	return nil
 }

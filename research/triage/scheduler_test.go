@@ -3,6 +3,7 @@ package triage
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -175,6 +176,37 @@ func TestSummariesPauseWhenTheModelFails(t *testing.T) {
 		d, err := svc.Digest(ctx, user, "2026-11-30")
 		if err != nil || len(d.Items) == 0 || d.Items[0].Summary != "" {
 			t.Fatalf("digest = %d items, %v", len(d.Items), err)
+		}
+	})
+}
+
+// TestPaceIsSharedByConcurrentCallers: requests made at once — two runs,
+// any categories — still go out one Pace apart (fake time).
+func TestPaceIsSharedByConcurrentCallers(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		svc, err := New(newTestStore(t), Options{Arxiv: &arxivFake{}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var mu sync.Mutex
+		var at []time.Time
+		var wg sync.WaitGroup
+		for range 4 {
+			wg.Go(func() {
+				if err := svc.pace(context.Background()); err != nil {
+					t.Error(err)
+				}
+				mu.Lock()
+				at = append(at, time.Now())
+				mu.Unlock()
+			})
+		}
+		wg.Wait()
+		slices.SortFunc(at, time.Time.Compare)
+		for i := 1; i < len(at); i++ {
+			if gap := at[i].Sub(at[i-1]); gap < DefaultPace {
+				t.Fatalf("requests %d and %d went %s apart, want at least %s", i-1, i, gap, DefaultPace)
+			}
 		}
 	})
 }

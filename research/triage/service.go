@@ -98,7 +98,9 @@ type Service struct {
 	// early asks the next run to also fetch the days that are over but
 	// not settled yet (a user's "fetch now").
 	early bool
-	// lastRequest is when the last arXiv request was sent (pacing).
+	// paceTurn (capacity 1) is held by the pace call in progress; it
+	// guards lastRequest, when the last arXiv request was sent.
+	paceTurn    chan struct{}
 	lastRequest time.Time
 	// lastRun is when the scheduler last finished a run.
 	lastRun time.Time
@@ -135,7 +137,7 @@ func New(st *store.Store, opt Options) (*Service, error) {
 	case opt.Settle < 0:
 		opt.Settle = 0
 	}
-	s := &Service{st: st, opt: opt, log: opt.Log, wake: make(chan struct{}, 1), pending: map[int64]bool{}}
+	s := &Service{st: st, opt: opt, log: opt.Log, wake: make(chan struct{}, 1), paceTurn: make(chan struct{}, 1), pending: map[int64]bool{}}
 	s.summaries = newSummarizer(st, opt.Summarizer, opt.Log, opt.Now)
 	return s, nil
 }
