@@ -56,6 +56,8 @@ func TestBrowserAskLibrary(t *testing.T) {
 	// Ask (htmx): the fake model answers citing passage 1.
 	fake.Enqueue(llmtest.Text("Dust shapes what we see of early galaxies [1]. Its slope $\\beta$ is steep [1]. The moon is made of cheese."))
 	do(t, ctx, chromedp.Evaluate[chromedp.Void](`window.__sameDocument = true`))
+	// "Ask my library" is folded until it has an answer: open it as a user would.
+	do(t, ctx, chromedp.Click(chromedp.CSS(`[data-testid="ask-library"] > summary`)))
 	do(t, ctx, chromedp.SendKeys(chromedp.CSS(`#ask-question`), "What shapes what we see of early galaxies?"))
 	do(t, ctx, chromedp.Click(chromedp.CSS(`[data-testid="ask-form"] button[type="submit"]`)))
 	waitUntil(t, ctx, "the answer", `!!document.querySelector('[data-testid="answer-text"] a[data-testid="citation"]')`)
