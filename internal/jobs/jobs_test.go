@@ -5,26 +5,18 @@ import (
 	"errors"
 	"io"
 	"log/slog"
-	"path/filepath"
 	"testing"
 	"time"
 
-	"github.com/astroresearch/astroresearch/migrations"
 	"github.com/astroresearch/astroresearch/store"
+	"github.com/astroresearch/astroresearch/store/storetest"
 )
 
 // fixture is a migrated store with one user and one paper.
 func fixture(t *testing.T) (*store.Store, int64, int64) {
 	t.Helper()
 	ctx := context.Background()
-	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "astro.db"), store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	if _, err := st.Migrate(ctx, migrations.FS); err != nil {
-		t.Fatal(err)
-	}
+	st := storetest.New(t)
 	u, err := st.CreateUser(ctx, "ada", "x", store.RoleMember)
 	if err != nil {
 		t.Fatal(err)

@@ -3,28 +3,18 @@ package measure
 import (
 	"context"
 	"errors"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/astroresearch/astroresearch/migrations"
 	"github.com/astroresearch/astroresearch/research/rag"
 	"github.com/astroresearch/astroresearch/store"
+	"github.com/astroresearch/astroresearch/store/storetest"
 )
 
 func openStore(t *testing.T) *store.Store {
 	t.Helper()
-	ctx := context.Background()
-	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "test.db"), store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	if _, err := st.Migrate(ctx, migrations.FS); err != nil {
-		t.Fatal(err)
-	}
-	return st
+	return storetest.New(t)
 }
 
 const paperV1 = "# Results\n\nWe find $H_0 = 73.04 \\pm 1.04$ km s$^{-1}$ Mpc$^{-1}$ from NGC 4258. Section 3.2 has details.\n\n" +

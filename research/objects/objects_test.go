@@ -4,19 +4,18 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"golang.org/x/time/rate"
 
-	"github.com/astroresearch/astroresearch/migrations"
 	"github.com/astroresearch/astroresearch/research/ads"
 	"github.com/astroresearch/astroresearch/research/ads/adstest"
 	"github.com/astroresearch/astroresearch/research/fetch"
 	"github.com/astroresearch/astroresearch/research/rag"
 	"github.com/astroresearch/astroresearch/research/sesame"
 	"github.com/astroresearch/astroresearch/store"
+	"github.com/astroresearch/astroresearch/store/storetest"
 )
 
 // fakeResolver knows NGC 4258 (main identifier M 106) under "NGC 4258".
@@ -37,16 +36,7 @@ func (f *fakeResolver) Resolve(_ context.Context, name string) (sesame.Object, e
 
 func openStore(t *testing.T) *store.Store {
 	t.Helper()
-	ctx := context.Background()
-	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "t.db"), store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	if _, err := st.Migrate(ctx, migrations.FS); err != nil {
-		t.Fatal(err)
-	}
-	return st
+	return storetest.New(t)
 }
 
 func TestVariants(t *testing.T) {

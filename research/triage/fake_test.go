@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -20,12 +19,12 @@ import (
 
 	"golang.org/x/time/rate"
 
-	"github.com/astroresearch/astroresearch/migrations"
 	"github.com/astroresearch/astroresearch/research/arxiv"
 	"github.com/astroresearch/astroresearch/research/fetch"
 	"github.com/astroresearch/astroresearch/research/library"
 	"github.com/astroresearch/astroresearch/research/sesame"
 	"github.com/astroresearch/astroresearch/store"
+	"github.com/astroresearch/astroresearch/store/storetest"
 )
 
 // fakePaper is a submission the arXiv stand-in serves.
@@ -204,16 +203,7 @@ func (c *clock) Add(d time.Duration) {
 // newTestStore is a migrated store in t.TempDir().
 func newTestStore(t testing.TB) *store.Store {
 	t.Helper()
-	ctx := context.Background()
-	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "astro.db"), store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	if _, err := st.Migrate(ctx, migrations.FS); err != nil {
-		t.Fatal(err)
-	}
-	return st
+	return storetest.New(t)
 }
 
 // newUser creates a user.

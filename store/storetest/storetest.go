@@ -8,13 +8,32 @@ package storetest
 import (
 	"context"
 	"net/url"
+	"path/filepath"
 	"testing"
 
 	"github.com/jmoiron/sqlx"
 	_ "github.com/mattn/go-sqlite3" // the "sqlite3" driver (package store registers sqlite-vec)
 
+	"github.com/astroresearch/astroresearch/migrations"
 	"github.com/astroresearch/astroresearch/store"
 )
+
+// New opens a fresh store in a file under t.TempDir(), migrated, closed
+// when the test ends: the real SQLite file every test outside package
+// store starts from.
+func New(t testing.TB) *store.Store {
+	t.Helper()
+	ctx := context.Background()
+	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "astro.db"), store.Options{})
+	if err != nil {
+		t.Fatalf("storetest: open: %v", err)
+	}
+	t.Cleanup(func() { st.Close() })
+	if _, err := st.Migrate(ctx, migrations.FS); err != nil {
+		t.Fatalf("storetest: migrate: %v", err)
+	}
+	return st
+}
 
 // open connects to st's database file with foreign keys on (so deletes
 // cascade as they do through the store) and a busy timeout that waits for

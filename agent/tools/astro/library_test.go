@@ -4,28 +4,18 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/astroresearch/astroresearch/agent/tools"
-	"github.com/astroresearch/astroresearch/migrations"
 	"github.com/astroresearch/astroresearch/research/library"
 	"github.com/astroresearch/astroresearch/store"
+	"github.com/astroresearch/astroresearch/store/storetest"
 )
 
 func newLibraryStore(t *testing.T) *store.Store {
 	t.Helper()
-	ctx := context.Background()
-	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "a.db"), store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	if _, err := st.Migrate(ctx, migrations.FS); err != nil {
-		t.Fatal(err)
-	}
-	return st
+	return storetest.New(t)
 }
 
 // TestLibrarySearch: full text over the library, pages with a continuation
