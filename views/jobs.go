@@ -35,6 +35,3 @@ func (r JobRow) StatusLabel() string {
 	}
 	return r.Status
 }
-
-// Open reports whether the job has not ended.
-func (r JobRow) Open() bool { return r.Status == "queued" || r.Status == "running" }
